@@ -1,0 +1,65 @@
+# jview: `make` builds build/jview, `make demo` shows it working, `make test` runs every test (ctest),
+# `make bench` runs the benchmarks. Missing Debian packages are installed when run as root.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+CMAKE      ?= cmake
+
+BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
+TEST_PKGS  := clang-14 libclang-rt-14-dev jq
+BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils
+
+.PHONY: all jview deps test-deps bench-deps demo test test-asan bench clean
+
+all: jview
+
+# deps: install what is missing (root), or print the exact command (not root).
+define ensure_pkgs
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; }; \
+	  else \
+	    echo "missing packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call ensure_pkgs,$(BUILD_PKGS))
+test-deps: deps
+	$(call ensure_pkgs,$(TEST_PKGS))
+bench-deps: deps
+	$(call ensure_pkgs,$(BENCH_PKGS))
+
+$(BUILD)/CMakeCache.txt: | deps
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+jview: deps $(BUILD)/CMakeCache.txt
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+
+demo: jview
+	@echo '$$ jview . corpus/samples/demo.json'
+	@$(BUILD)/jview . corpus/samples/demo.json
+	@echo '$$ jview -c ".Image.Thumbnail" corpus/samples/demo.json'
+	@$(BUILD)/jview -c '.Image.Thumbnail' corpus/samples/demo.json
+	@echo '$$ jview ".Image.IDs[]" corpus/samples/demo.json'
+	@$(BUILD)/jview '.Image.IDs[]' corpus/samples/demo.json
+	@echo '$$ jview --check corpus/samples/demo.json corpus/samples/broken.json'
+	@$(BUILD)/jview --check corpus/samples/demo.json corpus/samples/broken.json; echo "exit status $$?"
+
+test: test-deps jview
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJVIEW_SANITIZE=ON >/dev/null
+	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -R '^(unit|cli-default)$$'
+
+bench: bench-deps
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DJVIEW_BENCH=ON >/dev/null
+	$(CMAKE) --build $(BUILD) -j $(JOBS)
+	$(BUILD)/tests/benchmarks/bench --data ../shared/corpus --out $(BUILD)/bench.json
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,119 @@
+// core/document.cpp: the node arena (an anonymous mapping reserved without backing, so only the pages the parser
+// touches are resident) and string decoding / member lookup over the view.
+#include "core/document.hpp"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <new>
+
+#include "core/utf8.hpp"
+
+namespace jview {
+
+document::~document() {
+  if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
+}
+
+node* document::reserve(std::size_t count) {
+  if (count <= capacity_) return nodes_;
+  // Reserve generously once: untouched pages cost nothing (MAP_NORESERVE), and a reused document never remaps.
+  std::size_t bytes = count * sizeof(node);
+  bytes = (bytes + (1u << 21) - 1) & ~static_cast<std::size_t>((1u << 21) - 1);
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mem == MAP_FAILED) throw std::bad_alloc();
+  if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
+  nodes_ = static_cast<node*>(mem);
+  mapped_bytes_ = bytes;
+  capacity_ = bytes / sizeof(node);
+  size_ = 0;
+  return nodes_;
+}
+
+void document::append_string(std::uint32_t i, std::string& out) const {
+  const node& n = nodes_[i];
+  const char* p = base_ + n.offset;
+  const char* end = p + n.len;
+  if ((n.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0) {
+    out.append(p, n.len);
+    return;
+  }
+  while (p < end) {
+    const char* run = p;
+    while (p < end && *p != '\\' && static_cast<unsigned char>(*p) < 0x80) ++p;
+    out.append(run, static_cast<std::size_t>(p - run));
+    if (p == end) break;
+    if (*p != '\\') {
+      std::uint32_t cp;
+      std::size_t k = utf8::decode(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(end), cp);
+      if (k == 0) {
+        utf8::append(out, utf8::k_replacement);
+        ++p;
+      } else {
+        out.append(p, k);
+        p += k;
+      }
+      continue;
+    }
+    // An escape; the parser validated it.
+    char e = p[1];
+    p += 2;
+    switch (e) {
+      case 'b': out.push_back('\b'); break;
+      case 'f': out.push_back('\f'); break;
+      case 'n': out.push_back('\n'); break;
+      case 'r': out.push_back('\r'); break;
+      case 't': out.push_back('\t'); break;
+      case 'u': {
+        std::uint32_t cp = 0;
+        utf8::read_hex4(p, end, cp);
+        p += 4;
+        if (cp >= 0xd800 && cp <= 0xdbff) {
+          std::uint32_t lo = 0;
+          if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' && utf8::read_hex4(p + 2, end, lo) && lo >= 0xdc00 &&
+              lo <= 0xdfff) {
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            p += 6;
+          } else {
+            cp = utf8::k_replacement;
+          }
+        } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+          cp = utf8::k_replacement;
+        }
+        utf8::append(out, cp);
+        break;
+      }
+      default: out.push_back(e); break;  // " \ /
+    }
+  }
+}
+
+bool document::string_equals(std::uint32_t i, std::string_view key) const {
+  const node& n = nodes_[i];
+  if ((n.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0)
+    return n.len == key.size() && std::memcmp(base_ + n.offset, key.data(), key.size()) == 0;
+  std::string s;
+  append_string(i, s);
+  return s == key;
+}
+
+std::uint32_t document::find_member(std::uint32_t obj, std::string_view key) const {
+  std::uint32_t found = npos;
+  std::uint32_t i = obj + 1;
+  const std::uint32_t end = nodes_[obj].next;
+  while (i < end) {
+    std::uint32_t v = i + 1;
+    if (string_equals(i, key)) found = v;
+    i = nodes_[v].next;
+  }
+  return found;
+}
+
+std::uint32_t document::element(std::uint32_t arr, std::uint32_t n) const {
+  if (n >= nodes_[arr].len) return npos;
+  std::uint32_t i = arr + 1;
+  while (n-- > 0) i = nodes_[i].next;
+  return i;
+}
+
+}  // namespace jview

@@ -1,0 +1,84 @@
+// core/document.hpp: the zero-copy view of one parsed JSON value: a flat index of 16-byte nodes over source bytes.
+// Nodes are in document order; every node knows the index one past its subtree (`next`), so skipping is O(1).
+// Objects hold their members as (key string node, value subtree) pairs. Numbers and strings are not converted:
+// they point at their source bytes and are decoded on demand.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace jview {
+
+enum class kind : std::uint8_t { null_ = 0, false_ = 1, true_ = 2, number = 3, string = 4, array = 5, object = 6 };
+
+// Bits of node::flags.
+namespace node_flag {
+inline constexpr std::uint8_t escapes = 1;     // string: holds escapes or DEL (not written verbatim; decode it)
+inline constexpr std::uint8_t bad_utf8 = 2;    // string: holds invalid UTF-8 (only under --replace-invalid-utf8)
+inline constexpr std::uint8_t integer = 4;     // number: no fraction, no exponent
+inline constexpr std::uint8_t negative = 8;    // number: starts with '-'
+}  // namespace node_flag
+
+struct node {
+  kind k;
+  std::uint8_t flags;
+  std::uint16_t extra;    // reserved
+  std::uint32_t offset;   // string: first byte after the opening quote; number: first byte; container: its bracket
+  std::uint32_t len;      // string: raw bytes between the quotes; number: token bytes; container: element count
+  std::uint32_t next;     // index one past this node's subtree
+};
+static_assert(sizeof(node) == 16, "nodes are 16 bytes");
+
+// A parsed value. Owned by the caller and reused across values: its node arena only grows.
+class document {
+ public:
+  document() = default;
+  ~document();
+  document(const document&) = delete;
+  document& operator=(const document&) = delete;
+
+  // Source bytes: node offsets are relative to source().
+  const char* source() const noexcept { return base_; }
+  std::uint32_t size() const noexcept { return size_; }
+  const node& operator[](std::uint32_t i) const noexcept { return nodes_[i]; }
+  const node* nodes() const noexcept { return nodes_; }
+
+  // Raw source bytes of a scalar: string content (escapes not decoded), number token, or literal text.
+  std::string_view raw(std::uint32_t i) const noexcept {
+    const node& n = nodes_[i];
+    return {base_ + n.offset, n.len};
+  }
+
+  // The decoded text of a string node (escapes resolved; invalid UTF-8 replaced by U+FFFD), appended to out.
+  void append_string(std::uint32_t i, std::string& out) const;
+  std::string string_value(std::uint32_t i) const {
+    std::string s;
+    append_string(i, s);
+    return s;
+  }
+  // True when string node i decodes to exactly key.
+  bool string_equals(std::uint32_t i, std::string_view key) const;
+
+  // Object member lookup: index of the value of the last member named key (jq: last wins), or npos.
+  static constexpr std::uint32_t npos = 0xffffffffu;
+  std::uint32_t find_member(std::uint32_t obj, std::string_view key) const;
+  // Array element n (0-based), or npos.
+  std::uint32_t element(std::uint32_t arr, std::uint32_t n) const;
+
+  // The arena: at least `count` nodes of writable storage (contents unspecified). Used by the parser.
+  node* reserve(std::size_t count);
+  void set(const char* base, std::uint32_t size) noexcept {
+    base_ = base;
+    size_ = size;
+  }
+
+ private:
+  const char* base_ = nullptr;
+  node* nodes_ = nullptr;
+  std::uint32_t size_ = 0;
+  std::size_t capacity_ = 0;     // nodes
+  std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_
+};
+
+}  // namespace jview

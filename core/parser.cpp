@@ -1,0 +1,355 @@
+// core/parser.cpp: the one-pass validating parser. A goto state machine over an explicit stack: the open container
+// lives in locals (`cur`, `count`) and only its two fields are pushed when a child container opens (a frame built
+// and copied as a whole is reloaded by wider loads than its stores and stalls store forwarding).
+// Instantiated once per string scanner (portable, SSE2/NEON); the choice is made once per value.
+#include "core/parser.hpp"
+
+#include <new>
+
+#include "core/utf8.hpp"
+#include "simd/kernels.hpp"
+#include "simd/string_run.hpp"
+#include "simd/string_scan.hpp"
+#include "simd/whitespace.hpp"
+
+namespace jview {
+namespace {
+
+// The kernels one instantiation of the parser uses: string scanning, whitespace skipping, non-ASCII runs.
+struct portable_kernels {
+  using scan = simd::portable_scanner;
+  using ws = simd::portable_ws;
+  using run = simd::portable_run;
+};
+#if JVIEW_HAVE_SSE2
+struct vector_kernels {
+  using scan = simd::sse2_scanner;
+  using ws = simd::sse2_ws;
+  using run = simd::sse2_run;
+};
+#elif JVIEW_HAVE_NEON
+struct vector_kernels {
+  using scan = simd::neon_scanner;
+  using ws = simd::neon_ws;
+  using run = simd::neon_run;
+};
+#endif
+
+[[gnu::always_inline]] inline bool is_digit(char c) noexcept { return static_cast<unsigned char>(c - '0') < 10; }
+
+// Bytes that may not directly follow a top-level number or literal (they would continue the token).
+[[gnu::always_inline]] inline bool continues_token(char c) noexcept {
+  return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '.' || c == '+' || c == '-';
+}
+
+// Scans a string body from p (the byte after the opening quote) to its closing quote, validating escapes and
+// UTF-8. On success p points at the closing quote. Returns ok or the error, with p at the offending byte.
+template <class K>
+[[gnu::always_inline]] inline error_code scan_string(const char*& p, const char* end, bool replace,
+                                                     std::size_t (*validate)(const char*, std::size_t) noexcept,
+                                                     std::uint8_t& flags) noexcept {
+  for (;;) {
+    p = K::scan::scan(p, end);
+    if (p == end) [[unlikely]]
+      return error_code::unterminated_string;
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"') [[likely]]
+      return error_code::ok;
+    if (c == '\\') {
+      flags |= node_flag::escapes;
+      const char* esc = p;
+      ++p;
+      if (p == end) return error_code::unterminated_string;
+      switch (*p) {
+        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+          ++p;
+          continue;
+        case 'u': {
+          std::uint32_t cp;
+          if (!utf8::read_hex4(p + 1, end, cp)) {
+            p = esc;
+            return error_code::bad_unicode_escape;
+          }
+          p += 5;
+          if (cp >= 0xd800 && cp <= 0xdbff) {
+            std::uint32_t lo;
+            if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' && utf8::read_hex4(p + 2, end, lo) && lo >= 0xdc00 &&
+                lo <= 0xdfff) {
+              p += 6;
+              continue;
+            }
+          } else if (cp < 0xdc00 || cp > 0xdfff) {
+            continue;
+          }
+          if (replace) {  // decoded as U+FFFD, as jq does
+            flags |= node_flag::bad_utf8;
+            continue;
+          }
+          p = esc;
+          return error_code::lone_surrogate;
+        }
+        default:
+          p = esc;
+          return error_code::bad_escape;
+      }
+    }
+    if (c < 0x20) return error_code::control_in_string;
+    if (c == 0x7f) {  // legal, but jq writes it as \u007f: take the slow writer path
+      flags |= node_flag::escapes;
+      ++p;
+      continue;
+    }
+    // Non-ASCII: find where this run of text ends and validate all of it with the UTF-8 kernel in one call.
+    const char* q = K::run::find_end(p, end);
+    const std::size_t n = static_cast<std::size_t>(q - p);
+    const std::size_t bad = validate(p, n);
+    if (bad != n) [[unlikely]] {
+      if (!replace) {
+        p += bad;
+        return error_code::invalid_utf8;
+      }
+      flags |= node_flag::bad_utf8;  // decoded with U+FFFD replacements when used
+    }
+    p = q;
+  }
+}
+
+}  // namespace
+
+bool parser::at_end(const char*& p, const char* end) noexcept {
+  p = simd::portable_ws::skip(p, end);
+  return p == end;
+}
+
+parser::parser(parse_options opts)
+    : opts_(opts), validate_(opts.portable ? &simd::validate_utf8_portable : simd::utf8_kernels().validate_utf8) {}
+
+parse_error parser::parse(const char* begin, const char* end, document& doc, const char*& stop) {
+#if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
+  if (!opts_.portable) return parse_impl<vector_kernels>(begin, end, doc, stop);
+#endif
+  return parse_impl<portable_kernels>(begin, end, doc, stop);
+}
+
+template <class K>
+parse_error parser::parse_impl(const char* begin, const char* end, document& doc, const char*& stop) {
+  const auto skip_ws = [](const char* q, const char* e) { return K::ws::skip(q, e); };
+  const auto validate = validate_;
+  const char* p = skip_ws(begin, end);
+  const char* const base = p;
+  // Offsets are 32-bit and relative to the value: a single value may span at most 4 GiB - 1 bytes.
+  bool clipped = false;
+  if (static_cast<std::uint64_t>(end - base) >= 0xffffffffull) {
+    end = base + 0xfffffffeull;
+    clipped = true;
+  }
+  node* nodes;
+  try {
+    // Every value takes at least one byte and all but the last are followed by a separator: at most len/2 + 2.
+    nodes = doc.reserve(static_cast<std::size_t>(end - base) / 2 + 2);
+  } catch (const std::bad_alloc&) {
+    return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
+  }
+  const bool replace = opts_.replace_invalid_utf8;
+  const std::uint32_t max_depth = opts_.max_depth;
+  std::uint32_t n = 0;          // next node
+  std::uint32_t cur = document::npos;  // open container
+  std::uint32_t count = 0;      // its elements so far
+  std::uint32_t depth = 0;
+  error_code err = error_code::ok;
+  stack_.clear();
+  auto off = [base](const char* q) { return static_cast<std::uint32_t>(q - base); };
+
+#define JVIEW_FAIL(code) \
+  do {                   \
+    err = (code);        \
+    goto failed;         \
+  } while (0)
+
+value:
+  if (p == end) JVIEW_FAIL(error_code::unexpected_end);
+  switch (*p) {
+    case '{':
+    case '[': {
+      if (depth >= max_depth) [[unlikely]]
+        JVIEW_FAIL(error_code::too_deep);
+      if (cur != document::npos) stack_.push_back(frame{cur, count});
+      const bool is_object = *p == '{';
+      cur = n;
+      count = 0;
+      nodes[n] = node{is_object ? kind::object : kind::array, 0, 0, off(p), 0, 0};
+      ++n;
+      ++depth;
+      p = skip_ws(p + 1, end);
+      if (p == end) JVIEW_FAIL(error_code::unexpected_end);
+      if (is_object) {
+        if (*p == '}') {
+          ++p;
+          goto close;
+        }
+        goto key;
+      }
+      if (*p == ']') {
+        ++p;
+        goto close;
+      }
+      goto value;
+    }
+    case '"': {
+      const char* s = ++p;
+      std::uint8_t flags = 0;
+      err = scan_string<K>(p, end, replace, validate, flags);
+      if (err != error_code::ok) [[unlikely]] {
+        if (err == error_code::unterminated_string) p = s - 1;
+        goto failed;
+      }
+      nodes[n] = node{kind::string, flags, 0, off(s), static_cast<std::uint32_t>(p - s), n + 1};
+      ++n;
+      ++p;
+      goto after_value;
+    }
+    case 't':
+      if (end - p < 4 || p[1] != 'r' || p[2] != 'u' || p[3] != 'e') JVIEW_FAIL(error_code::bad_literal);
+      nodes[n] = node{kind::true_, 0, 0, off(p), 4, n + 1};
+      ++n;
+      p += 4;
+      goto after_value;
+    case 'f':
+      if (end - p < 5 || p[1] != 'a' || p[2] != 'l' || p[3] != 's' || p[4] != 'e') JVIEW_FAIL(error_code::bad_literal);
+      nodes[n] = node{kind::false_, 0, 0, off(p), 5, n + 1};
+      ++n;
+      p += 5;
+      goto after_value;
+    case 'n':
+      if (end - p < 4 || p[1] != 'u' || p[2] != 'l' || p[3] != 'l') JVIEW_FAIL(error_code::bad_literal);
+      nodes[n] = node{kind::null_, 0, 0, off(p), 4, n + 1};
+      ++n;
+      p += 4;
+      goto after_value;
+    case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      const char* s = p;
+      std::uint8_t flags = node_flag::integer;
+      if (*p == '-') {
+        flags |= node_flag::negative;
+        ++p;
+        if (p == end || !is_digit(*p)) JVIEW_FAIL(error_code::bad_number);
+      }
+      if (*p == '0') {
+        ++p;
+        if (p < end && is_digit(*p)) {
+          p = s;
+          JVIEW_FAIL(error_code::leading_zero);
+        }
+      } else {
+        do ++p;
+        while (p < end && is_digit(*p));
+      }
+      if (p < end && *p == '.') {
+        flags &= static_cast<std::uint8_t>(~node_flag::integer);
+        ++p;
+        if (p == end || !is_digit(*p)) JVIEW_FAIL(error_code::bad_number);
+        do ++p;
+        while (p < end && is_digit(*p));
+      }
+      if (p < end && (*p | 0x20) == 'e') {
+        flags &= static_cast<std::uint8_t>(~node_flag::integer);
+        ++p;
+        if (p < end && (*p == '+' || *p == '-')) ++p;
+        if (p == end || !is_digit(*p)) JVIEW_FAIL(error_code::bad_number);
+        do ++p;
+        while (p < end && is_digit(*p));
+      }
+      nodes[n] = node{kind::number, flags, 0, off(s), static_cast<std::uint32_t>(p - s), n + 1};
+      ++n;
+      goto after_value;
+    }
+    case ']':
+    case '}':
+    case ',':
+    case ':':
+      JVIEW_FAIL(error_code::expected_value);
+    default:
+      JVIEW_FAIL(error_code::unexpected_char);
+  }
+
+key:
+  // p is at a non-whitespace byte (or end) where an object key must start.
+  if (p == end) JVIEW_FAIL(error_code::unexpected_end);
+  if (*p != '"') JVIEW_FAIL(error_code::expected_key);
+  {
+    const char* s = ++p;
+    std::uint8_t flags = 0;
+    err = scan_string<K>(p, end, replace, validate, flags);
+    if (err != error_code::ok) [[unlikely]] {
+      if (err == error_code::unterminated_string) p = s - 1;
+      goto failed;
+    }
+    nodes[n] = node{kind::string, flags, 0, off(s), static_cast<std::uint32_t>(p - s), n + 1};
+    ++n;
+    ++p;
+  }
+  p = skip_ws(p, end);
+  if (p == end) JVIEW_FAIL(error_code::unexpected_end);
+  if (*p != ':') JVIEW_FAIL(error_code::expected_colon);
+  p = skip_ws(p + 1, end);
+  goto value;
+
+after_value:
+  if (cur == document::npos) goto done;
+  ++count;
+  p = skip_ws(p, end);
+  if (p == end) JVIEW_FAIL(error_code::unexpected_end);
+  if (nodes[cur].k == kind::object) {
+    if (*p == ',') {
+      p = skip_ws(p + 1, end);
+      if (p < end && *p == '}') JVIEW_FAIL(error_code::trailing_comma);
+      goto key;
+    }
+    if (*p == '}') {
+      ++p;
+      goto close;
+    }
+    JVIEW_FAIL(error_code::expected_comma_or_close_object);
+  }
+  if (*p == ',') {
+    p = skip_ws(p + 1, end);
+    if (p < end && *p == ']') JVIEW_FAIL(error_code::trailing_comma);
+    goto value;
+  }
+  if (*p == ']') {
+    ++p;
+    goto close;
+  }
+  JVIEW_FAIL(error_code::expected_comma_or_close_array);
+
+close:
+  nodes[cur].len = count;
+  nodes[cur].next = n;
+  --depth;
+  if (stack_.empty()) {
+    cur = document::npos;
+  } else {
+    cur = stack_.back().index;
+    count = stack_.back().count;
+    stack_.pop_back();
+  }
+  goto after_value;
+
+done:
+  // A top-level number or literal may not run straight into letters or digits ("truex", "1x").
+  if (nodes[0].k != kind::array && nodes[0].k != kind::object && nodes[0].k != kind::string && p < end &&
+      continues_token(*p))
+    JVIEW_FAIL(nodes[0].k == kind::number ? error_code::bad_number : error_code::bad_literal);
+  doc.set(base, n);
+  stop = p;
+  return {};
+
+failed:
+#undef JVIEW_FAIL
+  if (clipped && p >= end) err = error_code::value_too_large;
+  doc.set(base, 0);
+  stop = p;
+  return {err, static_cast<std::size_t>(p - begin)};
+}
+
+}  // namespace jview

@@ -1,0 +1,46 @@
+// core/parser.hpp: the validating JSON parser. One pass, iterative (explicit stack, depth-limited), strict RFC 8259,
+// filling a document's node index. Parses one value at a time so a buffer of many values (NDJSON, concatenated)
+// is processed value by value with the same document.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/document.hpp"
+#include "core/error.hpp"
+
+namespace jview {
+
+struct parse_options {
+  std::uint32_t max_depth = 10000;    // like jq
+  bool replace_invalid_utf8 = false;  // jq's behaviour: invalid UTF-8 in strings becomes U+FFFD instead of an error
+  bool portable = false;              // portable string scanning instead of the vector scanner
+};
+
+class parser {
+ public:
+  explicit parser(parse_options opts = {});
+
+  // Skips whitespace from `p`; true when only whitespace remains before `end` (sets p to end).
+  static bool at_end(const char*& p, const char* end) noexcept;
+
+  // Parses the one value that starts at or after `begin` (whitespace skipped) into doc. Node offsets are relative
+  // to the value's first byte. On success `stop` is the byte after the value. Error offsets are relative to `begin`.
+  // Precondition: some non-whitespace byte lies in [begin, end) (check with at_end).
+  parse_error parse(const char* begin, const char* end, document& doc, const char*& stop);
+
+  const parse_options& options() const noexcept { return opts_; }
+
+ private:
+  template <class Kernels>
+  parse_error parse_impl(const char* begin, const char* end, document& doc, const char*& stop);
+
+  struct frame {
+    std::uint32_t index;  // the open container's node
+    std::uint32_t count;  // elements so far
+  };
+  parse_options opts_;
+  std::size_t (*validate_)(const char*, std::size_t) noexcept;  // the UTF-8 kernel for non-ASCII string runs
+  std::vector<frame> stack_;
+};
+
+}  // namespace jview

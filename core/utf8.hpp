@@ -1,0 +1,81 @@
+// core/utf8.hpp: scalar UTF-8 helpers shared by the parser, the document and the writer: strict decoding of one
+// sequence (no overlongs, no surrogates, nothing above U+10FFFF) and encoding of a code point.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace jview::utf8 {
+
+inline constexpr std::uint32_t k_replacement = 0xfffd;
+
+// Decodes the sequence at p (p < end, *p >= 0x80). Returns its length (2..4) and sets cp, or 0 when invalid.
+[[gnu::always_inline]] inline std::size_t decode(const unsigned char* p, const unsigned char* end,
+                                                 std::uint32_t& cp) noexcept {
+  const unsigned c = p[0];
+  const std::size_t avail = static_cast<std::size_t>(end - p);
+  if (c >= 0xc2 && c <= 0xdf) {
+    if (avail < 2 || (p[1] & 0xc0) != 0x80) return 0;
+    cp = ((c & 0x1fu) << 6) | (p[1] & 0x3fu);
+    return 2;
+  }
+  if (c >= 0xe0 && c <= 0xef) {
+    if (avail < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80) return 0;
+    cp = ((c & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
+    if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (avail < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80) return 0;
+    cp = ((c & 0x07u) << 18) | ((p[1] & 0x3fu) << 12) | ((p[2] & 0x3fu) << 6) | (p[3] & 0x3fu);
+    if (cp < 0x10000 || cp > 0x10ffff) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+// Length of the valid sequence at p, or 0.
+[[gnu::always_inline]] inline std::size_t sequence_length(const unsigned char* p, const unsigned char* end) noexcept {
+  std::uint32_t cp;
+  return decode(p, end, cp);
+}
+
+// Appends the UTF-8 encoding of cp (cp <= 0x10FFFF, not a surrogate).
+inline void append(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  } else {
+    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
+  }
+}
+
+// Value of one hex digit, or -1.
+inline int hex_value(char ch) noexcept {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f') return (ch | 0x20) - 'a' + 10;
+  return -1;
+}
+
+// Reads four hex digits at p (needs 4 bytes before end); false if any is not hex.
+inline bool read_hex4(const char* p, const char* end, std::uint32_t& v) noexcept {
+  if (end - p < 4) return false;
+  v = 0;
+  for (int i = 0; i < 4; ++i) {
+    int h = hex_value(p[i]);
+    if (h < 0) return false;
+    v = (v << 4) | static_cast<std::uint32_t>(h);
+  }
+  return true;
+}
+
+}  // namespace jview::utf8

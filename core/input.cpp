@@ -1,0 +1,351 @@
+// core/input.cpp: mapped files and chunked streams, value by value. A reader serves one input (make one per file).
+#include "core/input.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace jview {
+namespace {
+
+constexpr std::size_t k_read_chunk = 1u << 20;  // stream reads: up to 1 MiB at a time
+constexpr std::size_t k_drop_step = 64u << 20;  // mapped: release pages every 64 MiB processed
+
+inline bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+inline bool ends_scalar(char c) noexcept {
+  return is_ws(c) || c == '{' || c == '[' || c == '}' || c == ']' || c == ',' || c == ':' || c == '"';
+}
+
+}  // namespace
+
+struct value_reader::mapped final : source_bytes {
+  void* addr = nullptr;
+  std::size_t size = 0;
+  ~mapped() override {
+    if (addr != nullptr) munmap(addr, size);
+  }
+};
+
+struct value_reader::chunked final : source_bytes {
+  std::unique_ptr<char[]> data;
+  std::size_t cap = 0;
+};
+
+value_reader::value_reader(const parse_options& opts) : parser_(opts) {}
+
+value_reader::~value_reader() {
+  if (own_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+bool value_reader::open(const std::string& path, std::string& error) {
+  if (path == "-") {
+    open_fd(0, "<stdin>");
+    return true;
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    error = std::strerror(S_ISDIR(st.st_mode) ? EISDIR : errno);
+    ::close(fd);
+    return false;
+  }
+  name_ = path;
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    void* addr = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr != MAP_FAILED) {
+      madvise(addr, static_cast<std::size_t>(st.st_size), MADV_SEQUENTIAL);
+      auto m = std::make_shared<mapped>();
+      m->addr = addr;
+      m->size = static_cast<std::size_t>(st.st_size);
+      keep_ = m;
+      buf_ = static_cast<const char*>(addr);
+      len_ = m->size;
+      eof_ = true;
+      ::close(fd);
+      return true;
+    }
+  }
+  if (S_ISREG(st.st_mode) && st.st_size == 0) {
+    // Regular but empty (or /proc-like files that report size 0): read it as a stream.
+  }
+  fd_ = fd;
+  own_fd_ = true;
+  chunk_ = std::make_shared<chunked>();
+  keep_ = chunk_;
+  return true;
+}
+
+void value_reader::open_fd(int fd, std::string name) {
+  name_ = std::move(name);
+  fd_ = fd;
+  own_fd_ = false;
+  chunk_ = std::make_shared<chunked>();
+  keep_ = chunk_;
+}
+
+void value_reader::count_lines(const char* from, const char* to) {
+  // Newlines with memchr; characters only on the last line, the one the column is on.
+  const char* line = from;
+  for (const char* p = from; p < to;) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(to - p)));
+    if (nl == nullptr) break;
+    ++lines_before_;
+    col_chars_ = 0;
+    p = line = nl + 1;
+  }
+  std::uint64_t chars = 0;
+  for (const char* p = line; p < to; ++p) chars += (static_cast<unsigned char>(*p) & 0xc0) != 0x80;
+  col_chars_ += chars;
+}
+
+std::uint64_t value_reader::current_line() const {
+  // Lines up to the parse position; counting is cheap and only done for diagnostics.
+  auto* self = const_cast<value_reader*>(this);
+  if (self->counted_ < pos_) {
+    self->count_lines(buf_ + counted_, buf_ + pos_);
+    self->counted_ = pos_;
+  }
+  return lines_before_ + 1;
+}
+
+bool value_reader::fill() {
+  if (eof_ || fd_ < 0) return false;
+  chunked& c = *chunk_;
+  if (c.cap - len_ < k_read_chunk / 4) {
+    // Make room: drop what has been parsed. Move in place when nobody else holds views of this buffer,
+    // otherwise continue in a new buffer and leave the old one to its holders.
+    if (counted_ < pos_) {
+      count_lines(buf_ + counted_, buf_ + pos_);
+      counted_ = pos_;
+    }
+    const std::size_t pending = len_ - pos_;
+    const std::size_t cap = std::max(k_read_chunk * 2, pending * 2 + k_read_chunk);
+    if (chunk_.use_count() <= 2 && c.cap >= cap && c.data) {
+      std::memmove(c.data.get(), c.data.get() + pos_, pending);
+    } else {
+      auto fresh = std::make_shared<chunked>();
+      fresh->data.reset(new char[cap]);
+      fresh->cap = cap;
+      if (pending > 0) std::memcpy(fresh->data.get(), buf_ + pos_, pending);
+      chunk_ = fresh;
+      keep_ = fresh;
+    }
+    base_offset_ += pos_;
+    scan_ -= pos_;
+    len_ = pending;
+    pos_ = 0;
+    counted_ = 0;
+    buf_ = chunk_->data.get();
+  }
+  chunked& d = *chunk_;
+  if (before_block_ != nullptr) {
+    pollfd pfd{fd_, POLLIN, 0};
+    if (poll(&pfd, 1, 0) == 0) before_block_(before_block_ctx_);
+  }
+  for (;;) {
+    ssize_t r = ::read(fd_, d.data.get() + len_, d.cap - len_);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      io_error_ = std::strerror(errno);
+      eof_ = true;
+      return false;
+    }
+    if (r == 0) {
+      eof_ = true;
+      return false;
+    }
+    len_ += static_cast<std::size_t>(r);
+    return true;
+  }
+}
+
+bool value_reader::find_boundary() {
+  const char* b = buf_;
+  std::size_t i = scan_;
+  while (i < len_) {
+    const char c = b[i];
+    if (!started_) {
+      if (is_ws(c)) {
+        ++i;
+        continue;
+      }
+      started_ = true;
+      ++i;
+      if (c == '{' || c == '[') {
+        depth_ = 1;
+      } else if (c == '"') {
+        in_string_ = true;
+        depth_ = 0;
+      } else if (c == '}' || c == ']' || c == ',' || c == ':') {
+        scan_ = i;
+        return true;  // not a value: the parser reports it
+      } else {
+        in_scalar_ = true;
+      }
+      continue;
+    }
+    if (in_string_) {
+      // Skip to the next quote or backslash.
+      while (i < len_ && b[i] != '"' && b[i] != '\\') ++i;
+      if (i == len_) break;
+      if (b[i] == '\\') {
+        i += 2;
+        continue;
+      }
+      in_string_ = false;
+      ++i;
+      if (depth_ == 0) {
+        scan_ = i;
+        return true;
+      }
+      continue;
+    }
+    if (in_scalar_) {
+      if (ends_scalar(c)) {
+        scan_ = i;
+        return true;
+      }
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      in_string_ = true;
+    } else if (c == '{' || c == '[') {
+      ++depth_;
+    } else if (c == '}' || c == ']') {
+      if (--depth_ == 0) {
+        scan_ = i + 1;
+        return true;
+      }
+    }
+    ++i;
+  }
+  scan_ = std::min(i, len_);
+  return false;
+}
+
+void value_reader::drop_behind(const char* p) {
+  const std::size_t done = static_cast<std::size_t>(p - buf_);
+  if (done - dropped_upto_ < k_drop_step) return;
+  const std::size_t page = 4096;
+  const std::size_t upto = done & ~(page - 1);
+  // Clean private file pages: dropping them is safe, a later access (a view kept by the filter) reads them again.
+  madvise(const_cast<char*>(buf_) + dropped_upto_, upto - dropped_upto_, MADV_DONTNEED);
+  dropped_upto_ = upto;
+}
+
+value_reader::status value_reader::next(document& doc) {
+  if (error_) return status::error;
+  if (!bom_checked_) {
+    bom_checked_ = true;
+    while (fd_ >= 0 && len_ < 3 && fill()) {
+    }
+    if (len_ >= 3 && std::memcmp(buf_, "\xef\xbb\xbf", 3) == 0) pos_ = scan_ = counted_ = 3;
+  }
+  if (fd_ >= 0) {
+    // Stream: wait until a whole value has arrived (or the input ended).
+    while (!find_boundary()) {
+      if (!fill()) {
+        if (!io_error_.empty()) {
+          error_ = {error_code::io_error, 0};
+          error_pos_ = len_;
+          return status::error;
+        }
+        break;
+      }
+    }
+  }
+  const char* p = buf_ + pos_;
+  const char* end = buf_ + len_;
+  if (parser::at_end(p, end)) {
+    pos_ = len_;
+    return status::end;
+  }
+  const char* stop = nullptr;
+  parse_error e = parser_.parse(p, end, doc, stop);
+  if (e) {
+    error_ = e;
+    error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
+    return status::error;
+  }
+  pos_ = static_cast<std::size_t>(stop - buf_);
+  if (fd_ >= 0) {
+    scan_ = pos_;
+    depth_ = 0;
+    in_string_ = escape_ = in_scalar_ = started_ = false;
+  } else {
+    drop_behind(stop);
+  }
+  return status::value;
+}
+
+source_location value_reader::location() const {
+  source_location loc;
+  auto* self = const_cast<value_reader*>(this);
+  const std::size_t at = std::min(error_pos_, len_);
+  if (self->counted_ > at) {  // recount from the buffer start (mapped input, or within this buffer)
+    self->lines_before_ = 0;
+    self->col_chars_ = 0;
+    self->counted_ = 0;
+  }
+  self->count_lines(buf_ + counted_, buf_ + at);
+  self->counted_ = at;
+  loc.line = lines_before_ + 1;
+  loc.column = col_chars_ + 1;
+  loc.byte_offset = base_offset_ + at;
+  // The line's text around the error: at most 80 bytes before it and 80 after.
+  std::size_t ls = at;
+  while (ls > 0 && buf_[ls - 1] != '\n' && at - ls < 80) --ls;
+  while (ls < at && (static_cast<unsigned char>(buf_[ls]) & 0xc0) == 0x80) ++ls;  // start on a character
+  std::size_t le = at;
+  while (le < len_ && buf_[le] != '\n' && le - at < 80) ++le;
+  loc.line_text.assign(buf_ + ls, le - ls);
+  std::uint64_t caret = 0;
+  for (std::size_t k = ls; k < at; ++k)
+    if ((static_cast<unsigned char>(buf_[k]) & 0xc0) != 0x80) ++caret;
+  loc.caret = caret;
+  return loc;
+}
+
+bool value_reader::read_all(std::string& out) {
+  if (fd_ >= 0) {
+    while (fill()) {
+    }
+    if (!io_error_.empty()) return false;
+  }
+  out.append(buf_ + pos_, len_ - pos_);
+  pos_ = len_;
+  return true;
+}
+
+bool value_reader::read_line(std::string& out, bool& had_newline) {
+  out.clear();
+  for (;;) {
+    const char* p = buf_ + pos_;
+    const char* nl = len_ > pos_ ? static_cast<const char*>(std::memchr(p, '\n', len_ - pos_)) : nullptr;
+    if (nl != nullptr) {
+      out.assign(p, static_cast<std::size_t>(nl - p));
+      pos_ = static_cast<std::size_t>(nl - buf_) + 1;
+      had_newline = true;
+      return true;
+    }
+    if (fd_ < 0 || !fill()) break;
+  }
+  if (pos_ >= len_) return false;
+  out.assign(buf_ + pos_, len_ - pos_);
+  pos_ = len_;
+  had_newline = false;
+  return true;
+}
+
+}  // namespace jview

@@ -1,0 +1,106 @@
+// core/input.hpp: where values come from. Regular files are memory-mapped (read-only, MADV_SEQUENTIAL; pages
+// behind the parse position are dropped so huge NDJSON stays within bounded memory); pipes and terminals are read
+// in chunks, and each value is parsed as soon as its last byte has arrived (a cheap incremental scan finds value
+// boundaries, so a slow producer's values are printed at once and nothing is parsed twice).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/document.hpp"
+#include "core/error.hpp"
+#include "core/parser.hpp"
+
+namespace jview {
+
+// Bytes that views point into. Kept alive by every document made from them (see value_reader::source_keepalive).
+struct source_bytes {
+  virtual ~source_bytes() = default;
+};
+
+// A diagnostic position: 1-based line, 1-based column in characters, and the text of that line.
+struct source_location {
+  std::uint64_t line = 1;
+  std::uint64_t column = 1;
+  std::uint64_t byte_offset = 0;  // from the start of the input
+  std::string line_text;          // the line (at most ~200 bytes around the column), without its newline
+  std::uint64_t caret = 0;        // column of the error within line_text (0-based, in characters)
+};
+
+class value_reader {
+ public:
+  explicit value_reader(const parse_options& opts);
+  ~value_reader();
+  value_reader(const value_reader&) = delete;
+  value_reader& operator=(const value_reader&) = delete;
+
+  // Opens a file ("-" is standard input). On failure returns false and sets `error` to the system's reason
+  // (e.g. "No such file or directory"; a directory gives "Is a directory").
+  bool open(const std::string& path, std::string& error);
+  // Called before a read that would block (the producer is slow): the CLI flushes its output there, so
+  // `tail -f log | jview -c .` prints each value as soon as it has arrived.
+  void set_before_block(void (*fn)(void*), void* ctx) noexcept {
+    before_block_ = fn;
+    before_block_ctx_ = ctx;
+  }
+  // Reads from an already open descriptor (not closed by the reader).
+  void open_fd(int fd, std::string name);
+  const std::string& name() const noexcept { return name_; }
+
+  enum class status { value, end, error };
+  // Parses the next value into doc. On `error`, error() and location() tell what and where; the reader then
+  // stays at the end (jq stops reading a file at its first syntax error).
+  status next(document& doc);
+
+  // Reads the whole remaining input as raw bytes (for -R); false on a read error.
+  bool read_all(std::string& out);
+  // Reads one line (without its '\n') for -R; false at the end.
+  bool read_line(std::string& out, bool& had_newline);
+
+  parse_error error() const noexcept { return error_; }
+  const std::string& io_error() const noexcept { return io_error_; }  // set when error_.code == io_error
+  source_location location() const;
+  // Keeps the bytes the last document points into alive (give it to whoever keeps views past the next call).
+  std::shared_ptr<source_bytes> source_keepalive() const { return keep_; }
+  // The 1-based line the reader has reached (for jq's "error (at FILE:LINE)" messages).
+  std::uint64_t current_line() const;
+
+ private:
+  struct mapped;
+  struct chunked;
+  bool fill();                         // stream: read more; false at EOF or error
+  bool find_boundary();                // stream: true when a complete value starts at pos_
+  void drop_behind(const char* p);     // mapped: release pages already processed
+  void count_lines(const char* from, const char* to);
+
+  parser parser_;
+  void (*before_block_)(void*) = nullptr;
+  void* before_block_ctx_ = nullptr;
+  std::string name_;
+  int fd_ = -1;
+  bool own_fd_ = false;
+  bool eof_ = false;
+  bool bom_checked_ = false;  // a leading UTF-8 byte order mark is skipped, as jq does
+  std::shared_ptr<source_bytes> keep_;
+  const char* buf_ = nullptr;   // current bytes: [buf_, buf_ + len_)
+  std::size_t len_ = 0;
+  std::size_t pos_ = 0;         // next unparsed byte
+  std::size_t dropped_upto_ = 0;  // mapped: bytes released behind the parse position
+  // Stream state.
+  std::shared_ptr<chunked> chunk_;
+  std::size_t scan_ = 0;        // boundary scan position
+  int depth_ = 0;
+  bool in_string_ = false, escape_ = false, in_scalar_ = false, started_ = false;
+  // Line accounting for bytes before buf_ (stream compaction) and up to `counted_`.
+  std::uint64_t base_offset_ = 0;   // input offset of buf_[0]
+  std::uint64_t lines_before_ = 0;  // newlines before counted_
+  std::uint64_t col_chars_ = 0;     // characters since the last newline before counted_
+  std::size_t counted_ = 0;         // position in buf_ up to which lines are counted
+  std::string carry_line_;          // stream: the start of the current line, if it was compacted away
+  parse_error error_;
+  std::size_t error_pos_ = 0;       // in buf_
+  std::string io_error_;
+};
+
+}  // namespace jview

@@ -1,0 +1,69 @@
+// core/output.hpp: the output buffer. Bytes collect in one growing buffer that is handed to a flush callback in
+// large pieces (64 KiB by default); the buffer is never zero-filled. core/ never writes to a descriptor itself:
+// cli/ supplies the callback (write(2)), tests supply one that appends to a string.
+#pragma once
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace jview {
+
+class output_buffer {
+ public:
+  // Returns false when the bytes could not be written; the buffer then drops further output.
+  using flush_fn = bool (*)(void* ctx, const char* data, std::size_t len);
+
+  explicit output_buffer(flush_fn fn, void* ctx, std::size_t chunk = 1u << 16)
+      : fn_(fn), ctx_(ctx), chunk_(chunk), cap_(chunk), data_(new char[chunk]) {}
+  output_buffer(const output_buffer&) = delete;
+  output_buffer& operator=(const output_buffer&) = delete;
+  ~output_buffer() = default;
+
+  // A pointer with room for n bytes; write, then commit(end).
+  [[gnu::always_inline]] char* reserve(std::size_t n) {
+    if (cap_ - len_ < n) [[unlikely]]
+      make_room(n);
+    return data_.get() + len_;
+  }
+  [[gnu::always_inline]] void commit(char* end) noexcept { len_ = static_cast<std::size_t>(end - data_.get()); }
+
+  [[gnu::always_inline]] void put(char c) {
+    if (len_ == cap_) [[unlikely]]
+      make_room(1);
+    data_[len_++] = c;
+  }
+  [[gnu::always_inline]] void append(const char* p, std::size_t n) {
+    if (cap_ - len_ < n) [[unlikely]] {
+      make_room(n);
+    }
+    std::memcpy(data_.get() + len_, p, n);
+    len_ += n;
+  }
+  void append(std::string_view s) { append(s.data(), s.size()); }
+
+  // Hands everything buffered to the callback. False once any write failed.
+  bool flush();
+  // Flushes when at least one chunk is buffered (call between values).
+  void maybe_flush() {
+    if (len_ >= chunk_) flush();
+  }
+  bool failed() const noexcept { return failed_; }
+
+  // A flush_fn that appends to the std::string given as ctx (tests, in-memory use).
+  static bool to_string(void* ctx, const char* data, std::size_t len);
+
+ private:
+  void make_room(std::size_t n);
+
+  flush_fn fn_;
+  void* ctx_;
+  std::size_t chunk_;
+  std::size_t cap_;
+  std::size_t len_ = 0;
+  std::unique_ptr<char[]> data_;
+  bool failed_ = false;
+};
+
+}  // namespace jview

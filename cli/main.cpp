@@ -1,0 +1,40 @@
+// cli/main.cpp: parse the options, pick the kernels, run the chosen mode, exit with its status.
+#include <signal.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "cli/options.hpp"
+#include "cli/run.hpp"
+#include "simd/kernels.hpp"
+
+namespace {
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A closed pipe shows up as EPIPE from write(2), handled quietly by the sink, instead of killing the process.
+  signal(SIGPIPE, SIG_IGN);
+  jview::cli::options o;
+  // Kernel mode first: --version reports it.
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--no-simd") == 0) o.no_simd = true;
+    if (std::strcmp(argv[i], "--force-ssse3") == 0) o.force_ssse3 = true;
+  }
+  if (o.no_simd || env_flag("JVIEW_NO_SIMD"))
+    jview::simd::set_mode(jview::simd::mode::portable);
+  else if (o.force_ssse3 || env_flag("JVIEW_FORCE_SSSE3"))
+    jview::simd::set_mode(jview::simd::mode::force_ssse3);
+  int status = jview::cli::parse_command_line(argc, argv, o);
+  if (status >= 0) return status;
+  o.parse.portable = !jview::simd::vector_strings();
+  o.write.portable = o.parse.portable;
+  if (o.check) return jview::cli::run_check(o);
+  if (o.utf8) return jview::cli::run_utf8(o);
+  return jview::cli::run_jq(o);
+}

@@ -1,0 +1,40 @@
+// cli/options.hpp: what was typed on the command line, validated (one CLI11 table in options.cpp).
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/parser.hpp"
+#include "core/writer.hpp"
+
+namespace jview::cli {
+
+struct options {
+  std::string filter = ".";
+  std::vector<std::string> files;
+  // Modes other than filtering.
+  bool check = false;  // --check: validate JSON files
+  bool utf8 = false;   // --utf8: validate UTF-8 of any files
+  // Input.
+  bool null_input = false, slurp = false, raw_input = false, seq_input = false;
+  parse_options parse;
+  // Output.
+  write_options write;
+  bool raw_output = false, join_output = false, raw_output0 = false, seq = false, exit_status = false;
+  bool unbuffered = false;
+  int color = -1;  // -1: when stdout is a terminal; 0: -M; 1: -C
+  // Program arguments.
+  std::vector<std::pair<std::string, std::string>> string_args, json_args;
+  std::vector<std::pair<std::string, std::string>> slurp_files, raw_files;  // name, path
+  std::vector<std::string> positional_strings, positional_json;
+  std::vector<std::string> library_paths;
+  std::string from_file;
+  // Kernels.
+  bool no_simd = false, force_ssse3 = false;
+};
+
+// Parses argv into o. Returns -1 to go on, or the exit status to end with (help, version, usage error); messages
+// for those are printed here.
+int parse_command_line(int argc, char** argv, options& o);
+
+}  // namespace jview::cli

@@ -1,0 +1,337 @@
+// cli/run.cpp: the default mode: read values from the files (or stdin), run the filter on each, write the results.
+// Inputs are documents over mapped or chunked bytes; a document is reused for the next value unless the filter kept
+// a view of it. The identity filter writes each input straight from its view.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "cli/exit_code.hpp"
+#include "cli/run.hpp"
+#include "cli/sink.hpp"
+#include "core/diagnostics.hpp"
+#include "core/input.hpp"
+#include "core/output.hpp"
+#include "core/filter/program.hpp"
+#include "core/filter/value.hpp"
+
+extern char** environ;
+
+namespace jview::cli {
+namespace {
+
+// A document and the bytes it points into, shared by every value that views it.
+struct doc_holder {
+  document doc;
+  std::shared_ptr<source_bytes> keep;
+};
+
+// All inputs in order, value by value: the main loop and the `input`/`inputs` builtins draw from the same stream.
+class input_stream final : public filter::input_provider {
+ public:
+  input_stream(const options& o, output_buffer& out) : o_(o), out_(out) {
+    files_ = o.files;
+    if (files_.empty()) files_.push_back("-");
+  }
+
+  // The next input document, or nullptr at the end. Open and parse errors are reported here.
+  std::shared_ptr<doc_holder> next_doc() {
+    for (;;) {
+      if (!reader_ && !open_next()) return nullptr;
+      if (!holder_ || holder_.use_count() > 1) holder_ = std::make_shared<doc_holder>();
+      holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
+      switch (reader_->next(holder_->doc)) {
+        case value_reader::status::value:
+          holder_->keep = reader_->source_keepalive();
+          return holder_;
+        case value_reader::status::end:
+          reader_.reset();
+          continue;
+        case value_reader::status::error:
+          report_parse_error();
+          reader_.reset();
+          continue;
+      }
+    }
+  }
+
+  // Raw input (-R): the next line as a string; false at the end.
+  bool next_line(std::string& line) {
+    for (;;) {
+      if (!reader_ && !open_next()) return false;
+      bool nl = false;
+      if (reader_->read_line(line, nl)) return true;
+      reader_.reset();
+    }
+  }
+  // Raw slurp (-R -s): everything as one string.
+  std::string read_everything() {
+    std::string all;
+    while (reader_ || open_next()) {
+      if (!reader_->read_all(all)) io_failed();
+      reader_.reset();
+    }
+    return all;
+  }
+
+  bool next(filter::value& out) override {
+    if (o_.raw_input) {
+      std::string line;
+      if (!next_line(line)) return false;
+      out = filter::value::string(std::move(line));
+      return true;
+    }
+    std::shared_ptr<doc_holder> h = next_doc();
+    if (!h) return false;
+    out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
+    return true;
+  }
+  std::string current_filename() const override { return name_ == "<stdin>" ? std::string() : name_; }
+  std::string where() const {
+    return fmt::format("{}:{}", name_, reader_ ? reader_->current_line() : last_line_);
+  }
+
+  int status() const { return status_; }
+
+ private:
+  bool open_next() {
+    while (next_file_ < files_.size()) {
+      const std::string& f = files_[next_file_++];
+      auto r = std::make_unique<value_reader>(o_.parse);
+      std::string why;
+      if (!r->open(f, why)) {
+        out_.flush();
+        fmt::print(stderr, "jview: error: Could not open {}: {}\n", f, why);
+        status_ = std::max(status_, static_cast<int>(exit_usage));
+        continue;
+      }
+      r->set_before_block([](void* ctx) { static_cast<output_buffer*>(ctx)->flush(); }, &out_);
+      name_ = r->name();
+      reader_ = std::move(r);
+      return true;
+    }
+    return false;
+  }
+  void io_failed() {
+    out_.flush();
+    fmt::print(stderr, "jview: error: {}: {}\n", reader_->name(), reader_->io_error());
+    status_ = std::max(status_, static_cast<int>(exit_usage));
+  }
+  void report_parse_error() {
+    if (reader_->error().code == error_code::io_error) {
+      io_failed();
+      return;
+    }
+    // Values before the error are already written: flush them first so the order on a terminal is right.
+    out_.flush();
+    source_location loc = reader_->location();
+    std::string msg = "jview: error: " +
+                      format_location_line(reader_->name(), loc, error_message(reader_->error().code)) + "\n" +
+                      format_excerpt(loc);
+    std::fputs(msg.c_str(), stderr);
+    status_ = std::max(status_, static_cast<int>(exit_runtime));
+  }
+
+  const options& o_;
+  output_buffer& out_;
+  std::vector<std::string> files_;
+  std::size_t next_file_ = 0;
+  std::unique_ptr<value_reader> reader_;
+  std::shared_ptr<doc_holder> holder_;
+  std::string name_ = "<stdin>";
+  std::uint64_t last_line_ = 0;
+  int status_ = exit_ok;
+};
+
+// Reads a whole file for --rawfile / --slurpfile; false (reported) when it cannot be read.
+bool read_file_text(const std::string& path, std::string& out) {
+  value_reader r(parse_options{});
+  std::string why;
+  if (!r.open(path, why) || !r.read_all(out)) {
+    fmt::print(stderr, "jview: error: Could not open {}: {}\n", path, why.empty() ? r.io_error() : why);
+    return false;
+  }
+  return true;
+}
+
+// --slurpfile: the file's values as the JSON text of one array; false (reported) on an error.
+bool slurp_file_json(const std::string& path, const parse_options& popts, std::string& json) {
+  value_reader r(popts);
+  std::string why;
+  if (!r.open(path, why)) {
+    fmt::print(stderr, "jview: error: Could not open {}: {}\n", path, why);
+    return false;
+  }
+  output_buffer buf(&output_buffer::to_string, &json);
+  write_options compact;
+  compact.pretty = false;
+  writer w(buf, compact);
+  document doc;
+  buf.put('[');
+  bool first = true;
+  value_reader::status s;
+  while ((s = r.next(doc)) == value_reader::status::value) {
+    if (!first) buf.put(',');
+    first = false;
+    w.value(doc, 0);
+  }
+  buf.put(']');
+  buf.flush();
+  if (s == value_reader::status::error) {
+    source_location loc = r.location();
+    fmt::print(stderr, "jview: error: {}\n", format_location_line(path, loc, error_message(r.error().code)));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_jq(const options& o) {
+  // Compile first: a compile error must not consume input.
+  filter::compile_options copts;
+  copts.string_args = o.string_args;
+  copts.json_args = o.json_args;
+  copts.positional_strings = o.positional_strings;
+  copts.positional_json = o.positional_json;
+  copts.library_paths = o.library_paths;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const char* eq = std::strchr(*e, '=');
+    if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
+  }
+  for (const auto& [name, path] : o.raw_files) {
+    std::string text;
+    if (!read_file_text(path, text)) return exit_usage;
+    copts.string_args.emplace_back(name, std::move(text));
+  }
+  for (const auto& [name, path] : o.slurp_files) {
+    std::string json;
+    if (!slurp_file_json(path, o.parse, json)) return exit_usage;
+    copts.json_args.emplace_back(name, std::move(json));
+  }
+  std::string source = o.filter;
+  if (!o.from_file.empty()) {
+    source.clear();
+    if (!read_file_text(o.from_file, source)) return exit_usage;
+  }
+  std::unique_ptr<filter::program> prog;
+  try {
+    prog = filter::program::compile(source, copts);
+  } catch (const filter::compile_error& e) {
+    fmt::print(stderr, "jview: error: {}\njview: 1 compile error\n", e.message);
+    return exit_compile;
+  }
+
+  fd_sink sink;
+  output_buffer out(&fd_sink::write, &sink);
+  write_options wo = o.write;
+  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && std::getenv("NO_COLOR") == nullptr);
+  if (wo.color) {
+    if (const char* jc = std::getenv("JQ_COLORS"); jc != nullptr && !wo.colors.apply(jc))
+      fmt::print(stderr, "Failed to set $JQ_COLORS\n");
+  }
+  writer w(out, wo);
+  input_stream inputs(o, out);
+
+  bool any_output = false, last_truthy = true;
+  int status = exit_ok;
+  const char* terminator = o.raw_output0 ? std::string_view("\0", 1).data() : "\n";
+  const std::size_t term_len = o.join_output ? 0 : 1;
+
+  auto after_output = [&]() {
+    out.append(terminator, term_len);
+    if (o.unbuffered) out.flush();
+    out.maybe_flush();
+  };
+  auto emit = [&](const filter::value& v) {
+    if (o.seq) out.put('\x1e');
+    if (o.raw_output && v.is_string()) {
+      std::string tmp;
+      out.append(v.str(tmp));
+    } else {
+      filter::write_value(w, v);
+    }
+    any_output = true;
+    last_truthy = v.truthy();
+    after_output();
+  };
+  filter::run_callbacks cb;
+  cb.emit = emit;
+  cb.debug = [&](std::string_view msg) {
+    out.flush();
+    fmt::print(stderr, "[\"DEBUG:\",{}]\n", msg);
+  };
+  cb.stderr_out = [&](std::string_view text) {
+    out.flush();
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  };
+
+  auto run_one = [&](const filter::value& input) -> bool {
+    std::string error;
+    int halt = -1;
+    if (!prog->run(input, &inputs, cb, error, halt)) {
+      out.flush();
+      fmt::print(stderr, "jview: error (at {}): {}\n", inputs.where(), error);
+      status = exit_runtime;
+    }
+    if (halt >= 0) {
+      status = halt;
+      return false;
+    }
+    return !sink.broken_pipe && sink.error.empty();
+  };
+
+  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input;
+  if (o.null_input) {
+    run_one(filter::value());
+  } else if (o.slurp) {
+    if (o.raw_input) {
+      run_one(filter::value::string(inputs.read_everything()));
+    } else {
+      std::vector<filter::value> all;
+      filter::value v;
+      while (inputs.next(v)) all.push_back(std::move(v));
+      run_one(filter::value::array(std::move(all)));
+    }
+  } else if (direct) {
+    // `.`: each input is written from its view, nothing is built.
+    while (std::shared_ptr<doc_holder> h = inputs.next_doc()) {
+      const document& d = h->doc;
+      if (o.seq) out.put('\x1e');
+      if (o.raw_output && d[0].k == kind::string) {
+        std::string s;
+        d.append_string(0, s);
+        out.append(s);
+      } else {
+        w.value(d, 0);
+      }
+      any_output = true;
+      last_truthy = d[0].k != kind::null_ && d[0].k != kind::false_;
+      after_output();
+      if (sink.broken_pipe || !sink.error.empty()) break;
+    }
+  } else {
+    filter::value v;
+    while (inputs.next(v)) {
+      if (!run_one(v)) break;
+      v = filter::value();
+    }
+  }
+  out.flush();
+  if (!sink.error.empty()) {
+    fmt::print(stderr, "jview: error: writing output: {}\n", sink.error);
+    return exit_usage;
+  }
+  if (sink.broken_pipe) return exit_ok;
+  status = std::max(status, inputs.status());
+  if (status == exit_ok && o.exit_status) {
+    if (!any_output) return exit_no_output;
+    if (!last_truthy) return exit_false;
+  }
+  return status;
+}
+
+}  // namespace jview::cli

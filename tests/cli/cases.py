@@ -1,0 +1,156 @@
+"""CLI cases: each is a dict with name, args, and optionally stdin, files (written to the case's working
+directory), env, and the expectations stdout (exact bytes), stderr (exact) or stderr_re (regex), exit (default 0).
+Expected outputs follow jq 1.8.2 (../shared/tools/jq-1.8) except where jview deliberately differs: number literals
+are kept as written, the program name in messages is jview, and parse errors name FILE:LINE:COLUMN."""
+
+ESC = "\x1b"
+
+
+def c(name, args, stdin="", **kw):
+    d = {"name": name, "args": args, "stdin": stdin}
+    d.update(kw)
+    return d
+
+
+NESTED = '{"a":[1,"s",null,true,false,{},[]],"b":{"c":1.5}}'
+
+
+def cases(shared):
+    corpus = shared + "/corpus"
+    out = [
+        # --- Formatting: jq's exact layout.
+        c("pretty nested", ["."], NESTED, stdout='{\n  "a": [\n    1,\n    "s",\n    null,\n    true,\n    false,\n'
+          '    {},\n    []\n  ],\n  "b": {\n    "c": 1.5\n  }\n}\n'),
+        c("compact nested", ["-c", "."], NESTED, stdout=NESTED + "\n"),
+        c("tab", ["--tab", "."], "[1,[2]]", stdout="[\n\t1,\n\t[\n\t\t2\n\t]\n]\n"),
+        c("indent 0 breaks lines without indenting (jq 1.8)", ["--indent", "0", "."], "[1,[2]]",
+          stdout="[\n1,\n[\n2\n]\n]\n"),
+        c("indent 7", ["--indent", "7", "."], "[1]", stdout="[\n       1\n]\n"),
+        c("indent 8 is a usage error", ["--indent", "8", "."], "[1]", stdout="", exit=2,
+          stderr_re="--indent takes a number between"),
+        c("sort keys recursively", ["-S", "-c", "."], '{"b":1,"a":{"d":1,"c":2},"A":[{"z":1,"y":2}]}',
+          stdout='{"A":[{"y":2,"z":1}],"a":{"c":2,"d":1},"b":1}\n'),
+        c("empty containers", ["."], '[{},[],{"a":[]}]', stdout='[\n  {},\n  [],\n  {\n    "a": []\n  }\n]\n'),
+        c("scalars at top level", ["-c", "."], '1 "a" null true false [] {}',
+          stdout='1\n"a"\nnull\ntrue\nfalse\n[]\n{}\n'),
+        c("concatenated values without spaces", ["-c", "."], '[1][2]{"a":1}"x"1"y"',
+          stdout='[1]\n[2]\n{"a":1}\n"x"\n1\n"y"\n'),
+        c("ndjson", ["-c", "."], '{"a":1}\n{"a":2}\n\n{"a":3}\n', stdout='{"a":1}\n{"a":2}\n{"a":3}\n'),
+        c("empty input gives no output", ["."], "", stdout=""),
+        c("whitespace only input", ["."], " \n\t\r\n ", stdout=""),
+        c("byte order mark is skipped", ["-c", "."], b'\xef\xbb\xbf{"a":1}', stdout='{"a":1}\n'),
+        c("lone byte order mark", ["-c", "."], b'\xef\xbb\xbf', stdout=''),
+        # --- Numbers.
+        c("number literals kept as written", ["-c", "."], '[1.50,1E2,-0,100000000000000000001,1e1000,0.10,-1.0e-7]',
+          stdout='[1.50,1E2,-0,100000000000000000001,1e1000,0.10,-1.0e-7]\n'),
+        c("numbers shortest", ["-c", "--numbers=shortest", "."],
+          '[1.50,1E2,-0,100000000000000000001,1e1000,0.00001,0.0001,1e17,123456789012345678,3.0]',
+          stdout='[1.5,100,-0,1e+20,1.7976931348623157e+308,1e-05,0.0001,1e+17,'
+                 '123456789012345680,3]\n'),
+        c("numbers bad mode", ["--numbers=fancy", "."], "1", exit=2, stderr_re="numbers"),
+        # --- Strings.
+        c("string escapes as jq", ["-c", "."], r'["a\/b","\u00e9","\u007f\u0001\u001f","\n\t\r\b\f","\"\\","é😀"]',
+          stdout='["a/b","é","\\u007f\\u0001\\u001f","\\n\\t\\r\\b\\f","\\"\\\\","é😀"]\n'),
+        c("raw DEL byte is escaped", ["-c", "."], b'"a\x7fb"', stdout='"a\\u007fb"\n'),
+        c("surrogate pair escapes decode", ["-c", "."], r'"\ud83d\ude00"', stdout='"😀"\n'),
+        c("ascii output", ["-a", "-c", "."], '["é😀\\u0001", "x"]', stdout='["\\u00e9\\ud83d\\ude00\\u0001","x"]\n'),
+        c("raw output", ["-r", "."], '"a\\nb" 1 [1] "é"', stdout='a\nb\n1\n[\n  1\n]\né\n'),
+        c("join output", ["-j", "."], '"a" 1 "b"', stdout='a1b'),
+        c("raw output0", ["--raw-output0", "."], '"a" 1', stdout='a\x001\x00'),
+        c("seq", ["--seq", "-c", "."], '[1] 2', stdout='\x1e[1]\n\x1e2\n'),
+        # --- Colour.
+        c("colour default", ["-C", "."], NESTED, stdout=(
+            f'{ESC}[1;39m{{{ESC}[0m\n'
+            f'  {ESC}[1;34m"a"{ESC}[0m{ESC}[1;39m:{ESC}[0m {ESC}[1;39m[{ESC}[0m\n'
+            f'    {ESC}[0;39m1{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'    {ESC}[0;32m"s"{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'    {ESC}[0;90mnull{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'    {ESC}[0;39mtrue{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'    {ESC}[0;39mfalse{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'    {ESC}[1;39m{{}}{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'    {ESC}[1;39m[]{ESC}[0m\n'
+            f'  {ESC}[1;39m]{ESC}[0m{ESC}[1;39m,{ESC}[0m\n'
+            f'  {ESC}[1;34m"b"{ESC}[0m{ESC}[1;39m:{ESC}[0m {ESC}[1;39m{{{ESC}[0m\n'
+            f'    {ESC}[1;34m"c"{ESC}[0m{ESC}[1;39m:{ESC}[0m {ESC}[0;39m1.5{ESC}[0m\n'
+            f'  {ESC}[1;39m}}{ESC}[0m\n'
+            f'{ESC}[1;39m}}{ESC}[0m\n')),
+        c("JQ_COLORS", ["-C", "-c", "."], '{"a":[1,null]}', env={"JQ_COLORS": "0;31:0;32:0;33:0;34:0;35:0;36:0;37:1;31"},
+          stdout=f'{ESC}[0;37m{{{ESC}[0m{ESC}[1;31m"a"{ESC}[0m{ESC}[0;37m:{ESC}[0m{ESC}[0;36m[{ESC}[0m{ESC}[0;34m1'
+                 f'{ESC}[0m{ESC}[0;36m,{ESC}[0m{ESC}[0;31mnull{ESC}[0m{ESC}[0;36m]{ESC}[0m{ESC}[0;37m}}{ESC}[0m\n'),
+        c("monochrome wins over nothing", ["-M", "-c", "."], '[1]', stdout='[1]\n'),
+        # --- Input modes.
+        c("null input", ["-n", "."], "ignored", stdout="null\n"),
+        c("slurp", ["-s", "-c", "."], "1 [2] {\"a\":3}", stdout='[1,[2],{"a":3}]\n'),
+        c("slurp empty", ["-s", "-c", "."], "", stdout='[]\n'),
+        c("raw input lines", ["-R", "-c", "."], "a\nb c\n\nlast", stdout='"a"\n"b c"\n""\n"last"\n'),
+        c("raw input slurp", ["-R", "-s", "-c", "."], "a\nb\n", stdout='"a\\nb\\n"\n'),
+        c("files in order", ["-c", ".", "one.json", "two.json"], files={"one.json": "1 2", "two.json": "[3]"},
+          stdout="1\n2\n[3]\n"),
+        c("stdin as dash", ["-c", ".", "-"], "[7]", stdout="[7]\n"),
+        # --- Exit status.
+        c("-e null is 1", ["-e", "."], "null", stdout="null\n", exit=1),
+        c("-e false last is 1", ["-e", "."], "1 false", stdout="1\nfalse\n", exit=1),
+        c("-e no output is 4", ["-e", "."], "", stdout="", exit=4),
+        c("-e true is 0", ["-e", "."], "true", stdout="true\n", exit=0),
+        c("missing file exit 2, others still read", ["-c", ".", "nope.json", "ok.json"], files={"ok.json": "[1]"},
+          stdout="[1]\n", exit=2, stderr="jview: error: Could not open nope.json: No such file or directory\n"),
+        c("directory as input", [".", "."], stdout="", exit=2, stderr="jview: error: Could not open .: Is a directory\n"),
+        c("unknown option", ["--bogus", "."], "1", exit=2, stderr_re="bogus"),
+        c("no filter", [], "", exit=2, stderr_re="Usage"),
+        c("version names kernels", ["--version"], stdout_re=r"^jview \d+\.\d+\.\d+\nkernels: utf8=\w+ \(", stderr=""),
+        # --- Parse errors: exit 5, FILE:LINE:COLUMN, values before the error are written.
+        c("trailing comma", ["-c", "."], '{"a":1}\n{"a":2,}\n{"a":3}', stdout='{"a":1}\n', exit=5,
+          stderr='jview: error: <stdin>:2:8: trailing comma\n  {"a":2,}\n         ^\n'),
+        c("unfinished at end", ["-c", "."], '1 2 [', stdout="1\n2\n", exit=5,
+          stderr='jview: error: <stdin>:1:6: unexpected end of input\n  1 2 [\n       ^\n'),
+        c("error in file names the file", ["-c", ".", "bad.json"], files={"bad.json": '[1,\n 2,\n  x]'}, exit=5,
+          stderr='jview: error: bad.json:3:3: unexpected character\n    x]\n    ^\n'),
+        c("column counts characters", ["."], '["é", "ü", x]', exit=5,
+          stderr='jview: error: <stdin>:1:12: unexpected character\n  ["é", "ü", x]\n             ^\n'),
+        c("leading zero", ["."], '[012]', exit=5, stderr_re=r"<stdin>:1:2: invalid number: leading zero"),
+        c("top-level leading zero", ["."], '012', exit=5, stderr_re=r"<stdin>:1:1: invalid number: leading zero"),
+        c("literal runs into letters", ["."], 'truex', exit=5, stderr_re=r"<stdin>:1:5: invalid literal"),
+        c("number runs into letters", ["."], '1x', exit=5, stderr_re=r"<stdin>:1:2: invalid number"),
+        c("bad literal", ["."], 'tru', exit=5, stderr_re=r"<stdin>:1:1: invalid literal"),
+        c("unterminated string points at its quote", ["."], '["abc', exit=5,
+          stderr_re=r"<stdin>:1:2: unterminated string"),
+        c("control character in string", ["."], b'"a\x01b"', exit=5,
+          stderr_re=r"<stdin>:1:3: unescaped control character in string"),
+        c("bad escape", ["."], r'"a\qb"', exit=5, stderr_re=r"<stdin>:1:3: invalid escape in string"),
+        c("bad unicode escape", ["."], r'"\u12G4"', exit=5, stderr_re=r"<stdin>:1:2: invalid \\u escape"),
+        c("lone high surrogate", ["."], r'"\ud800x"', exit=5, stderr_re=r"<stdin>:1:2: lone surrogate"),
+        c("lone low surrogate", ["."], r'"\udc00"', exit=5, stderr_re=r"<stdin>:1:2: lone surrogate"),
+        c("invalid utf8 is an error", ["."], b'["ok", "a\xffb"]', exit=5,
+          stderr_re=r"<stdin>:1:10: invalid UTF-8"),
+        c("overlong utf8 is an error", ["."], b'"\xc0\xaf"', exit=5, stderr_re=r"<stdin>:1:2: invalid UTF-8"),
+        c("encoded surrogate is an error", ["."], b'"\xed\xa0\x80"', exit=5, stderr_re=r"invalid UTF-8"),
+        c("replace invalid utf8", ["-c", "--replace-invalid-utf8", "."], b'["a\xffb", "\xc0\xaf", "\\ud800"]',
+          stdout='["a\ufffdb","\ufffd\ufffd","\ufffd"]\n'),
+        c("missing colon", ["."], '{"a" 1}', exit=5, stderr_re=r"<stdin>:1:6: expected ':'"),
+        c("missing comma in object", ["."], '{"a":1 "b":2}', exit=5, stderr_re=r"<stdin>:1:8: expected ',' or '}'"),
+        c("key must be a string", ["."], '{a:1}', exit=5, stderr_re=r"<stdin>:1:2: expected a string key"),
+        c("closing bracket alone", ["."], ']', exit=5, stderr_re=r"<stdin>:1:1: expected a value"),
+        c("depth limit", ["--max-depth", "3", "-c", "."], '[[[1]]] [[[[1]]]]', stdout="[[[1]]]\n", exit=5,
+          stderr_re=r"<stdin>:1:12: exceeds maximum nesting depth"),
+        c("default depth 10000 accepted", ["-c", "."], "[" * 10000 + "]" * 10000, stdout="[" * 10000 + "]" * 10000 + "\n"),
+        c("depth 10001 rejected", ["-c", "."], "[" * 10001 + "]" * 10001, exit=5,
+          stderr_re=r"exceeds maximum nesting depth"),
+        # --- --check.
+        c("check valid and invalid", ["--check", "good.json", "bad.json", "nd.json"],
+          files={"good.json": '{"a":[1,2]}', "bad.json": '{"a":\n [1,,2]}', "nd.json": '{"a":1}\n{"a":2}\n'},
+          stdout="bad.json:2:5: expected a value\n", exit=1),
+        c("check all valid", ["--check", "a.json", "b.json"], files={"a.json": "[]", "b.json": "1 2 3"}, stdout="", exit=0),
+        c("check missing file is exit 2", ["--check", "a.json", "nope.json", "bad.json"],
+          files={"a.json": "[]", "bad.json": "[1,]"}, stdout="bad.json:1:4: trailing comma\n", exit=2,
+          stderr="jview: error: nope.json: No such file or directory\n"),
+        c("check stdin", ["--check"], "[1, 2", stdout="<stdin>:1:6: unexpected end of input\n", exit=1),
+        # --- --utf8.
+        c("utf8 valid files", ["--utf8", "a.txt", "b.txt"], files={"a.txt": "héllo\nwörld\n", "b.txt": ""}, stdout=""),
+        c("utf8 invalid", ["--utf8", "a.txt", "bad.txt"],
+          files={"a.txt": "ok\n", "bad.txt": b"line one\nli\xc3\xa9ne \xe2\x82 two\n"},
+          stdout="bad.txt:2:7: invalid UTF-8 (byte offset 16)\n", exit=1),
+        c("utf8 stdin", ["--utf8", "-"], b"ab\n\xf4\x90\x80\x80", stdout="<stdin>:2:1: invalid UTF-8 (byte offset 3)\n",
+          exit=1),
+        c("utf8 missing file", ["--utf8", "nope.txt"], exit=2, stderr="jview: error: nope.txt: No such file or directory\n"),
+    ]
+    return out

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""JSONTestSuite (../shared/conformance/JSONTestSuite/test_parsing): every y_ file is accepted (exit 0, and its
+compact output parses again to the same bytes), every n_ file is rejected with exit 5 and a
+`jview: error: FILE:LINE:COLUMN: ...` message, no i_ file crashes or hangs; `--check` agrees (0 / 1).
+Usage: run_conformance.py --jview PATH --mode default|portable|ssse3 --shared DIR"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from run_cli_tests import env_for  # noqa: E402
+
+# n_ files that are valid JSON *streams*: jq (1.6 and 1.8) accepts them, and so does jview's default mode, which
+# reads any number of values per input. `--check` still flags a file that holds no value at all.
+STREAMS = {
+    "n_structure_double_array.json": (0, 0),               # "[][]": two values
+    "n_structure_object_with_trailing_garbage.json": (0, 0),  # '{"a":true} "x"': two values
+    "n_single_space.json": (0, 1),                       # no value: nothing to do, but --check reports it
+    "n_structure_no_data.json": (0, 1),
+    "n_structure_UTF8_BOM_no_data.json": (0, 1),
+}
+
+MSG = re.compile(rb"^jview: error: .+:\d+:\d+: .+\n")
+
+
+def run(cmd, env, stdin=b""):
+    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jview", required=True)
+    ap.add_argument("--mode", default="default")
+    ap.add_argument("--shared", required=True)
+    args = ap.parse_args()
+    env = env_for(args.mode)
+    suite = os.path.join(args.shared, "conformance", "JSONTestSuite", "test_parsing")
+    passed, failed = 0, []
+    counts = {"y": 0, "n": 0, "i": 0}
+    for name in sorted(os.listdir(suite)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(suite, name)
+        kind = name[0]
+        counts[kind] = counts.get(kind, 0) + 1
+        rc, out, err = run([args.jview, "-c", ".", path], env)
+        crc, cout, cerr = run([args.jview, "--check", path], env)
+        problems = []
+        if rc < 0 or crc < 0:
+            problems.append(f"killed by signal {-min(rc, crc)}")
+        if kind == "y":
+            if rc != 0:
+                problems.append(f"rejected (exit {rc}): {err[:200]!r}")
+            else:
+                rc2, out2, err2 = run([args.jview, "-c", "."], env, out)
+                if rc2 != 0 or out2 != out:
+                    problems.append(f"round trip differs: {out[:100]!r} -> {out2[:100]!r}")
+            if crc != 0 or cout:
+                problems.append(f"--check gave {crc} {cout[:200]!r}")
+        elif name in STREAMS:
+            want_rc, want_check = STREAMS[name]
+            if rc != want_rc or crc != want_check:
+                problems.append(f"stream semantics: exit {rc} (want {want_rc}), --check {crc} (want {want_check})")
+        elif kind == "n":
+            if rc != 5:
+                problems.append(f"accepted or wrong status (exit {rc}, out {out[:100]!r})")
+            elif not MSG.match(err):
+                problems.append(f"message not FILE:LINE:COLUMN: {err[:200]!r}")
+            if crc != 1 or not cout.startswith(path.encode() + b":"):
+                problems.append(f"--check gave {crc} {cout[:200]!r}")
+        else:
+            if rc not in (0, 5):
+                problems.append(f"exit {rc}")
+            if (rc == 0) != (crc == 0):
+                problems.append(f"--check disagrees: {rc} vs {crc}")
+        if problems:
+            failed.append((name, "; ".join(problems)))
+        else:
+            passed += 1
+    for name, why in failed:
+        print(f"FAIL {name}: {why}")
+    print(f"JSONTestSuite files: {counts['y']} y, {counts['n']} n, {counts['i']} i")
+    print(f"conformance ({args.mode}): {passed} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+// tests/unit/core/input_test.cpp: the value reader over mapped files and pipes: values split across reads,
+// error locations (line, column in characters, excerpt), the byte order mark, raw lines.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/input.hpp"
+
+using namespace jview;
+
+namespace {
+
+// Values of `text` read through a pipe written in pieces of `piece` bytes, as compact kinds + first raw bytes.
+std::vector<std::string> read_pipe(const std::string& text, std::size_t piece, std::string* error = nullptr) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  std::thread writer([&] {
+    for (std::size_t i = 0; i < text.size(); i += piece) {
+      const std::size_t n = std::min(piece, text.size() - i);
+      if (write(fds[1], text.data() + i, n) != static_cast<ssize_t>(n)) break;
+    }
+    close(fds[1]);
+  });
+  value_reader r{parse_options{}};
+  r.open_fd(fds[0], "<pipe>");
+  document doc;
+  std::vector<std::string> out;
+  value_reader::status s;
+  while ((s = r.next(doc)) == value_reader::status::value)
+    out.push_back(std::to_string(doc.size()) + ":" + std::string(doc.source(), 1));
+  if (s == value_reader::status::error && error != nullptr) {
+    source_location loc = r.location();
+    *error = std::to_string(loc.line) + ":" + std::to_string(loc.column) + " " + error_message(r.error().code);
+  }
+  writer.join();
+  close(fds[0]);
+  return out;
+}
+
+std::string temp_file(const std::string& content) {
+  char name[] = "/tmp/jview_input_testXXXXXX";
+  int fd = mkstemp(name);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+  close(fd);
+  return name;
+}
+
+}  // namespace
+
+TEST_CASE("input: a pipe delivers the same values whatever the read sizes") {
+  std::string text = "{\"a\":[1,2,\"x]\\\"}\"]} 12 \"s\\\"\" [] true\n{\"b\":{}} -3.5e2";
+  const std::vector<std::string> want = {"6:{", "1:1", "1:\"", "1:[", "1:t", "3:{", "1:-"};
+  for (std::size_t piece : {1, 2, 3, 7, 64, 100000}) {
+    CAPTURE(piece);
+    CHECK(read_pipe(text, piece) == want);
+  }
+}
+
+TEST_CASE("input: a big value through a pipe (several buffer refills)") {
+  std::string text = "[";
+  for (int i = 0; i < 300000; ++i) text += "\"value number " + std::to_string(i) + "\",";
+  text += "0] 7";
+  CHECK(read_pipe(text, 65536) == std::vector<std::string>{"300002:[", "1:7"});
+}
+
+TEST_CASE("input: error location in lines and characters") {
+  std::string err;
+  read_pipe("[1,\n \"é\", x]", 2, &err);
+  CHECK(err == "2:7 unexpected character");
+  const std::string path = temp_file("{\"a\":\n\n  [1,,2]}");
+  value_reader r{parse_options{}};
+  std::string why;
+  REQUIRE(r.open(path, why));
+  document doc;
+  CHECK(r.next(doc) == value_reader::status::error);
+  source_location loc = r.location();
+  CHECK(loc.line == 3);
+  CHECK(loc.column == 6);
+  CHECK(loc.line_text == "  [1,,2]}");
+  CHECK(loc.caret == 5);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("input: byte order mark, empty input, missing file, directory") {
+  CHECK(read_pipe("\xef\xbb\xbf[1]", 1) == std::vector<std::string>{"2:["});
+  CHECK(read_pipe("\xef\xbb\xbf", 1).empty());
+  CHECK(read_pipe("", 1).empty());
+  value_reader r{parse_options{}};
+  std::string why;
+  CHECK_FALSE(r.open("/nonexistent/file.json", why));
+  CHECK(why == "No such file or directory");
+  value_reader d{parse_options{}};
+  CHECK_FALSE(d.open("/tmp", why));
+  CHECK(why == "Is a directory");
+}
+
+TEST_CASE("input: raw lines") {
+  const std::string path = temp_file("a\nb c\n\nlast");
+  value_reader r{parse_options{}};
+  std::string why;
+  REQUIRE(r.open(path, why));
+  std::vector<std::string> lines;
+  std::string line;
+  bool nl = false;
+  while (r.read_line(line, nl)) lines.push_back(line);
+  CHECK(lines == std::vector<std::string>{"a", "b c", "", "last"});
+  std::remove(path.c_str());
+}

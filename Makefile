@@ -8,8 +8,9 @@ CMAKE      ?= cmake
 BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
 TEST_PKGS  := clang-14 libclang-rt-14-dev jq
 BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils
+ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
-.PHONY: all jview deps test-deps bench-deps demo test test-asan bench clean
+.PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm bench clean
 
 all: jview
 
@@ -30,9 +31,11 @@ endef
 deps:
 	$(call ensure_pkgs,$(BUILD_PKGS))
 test-deps: deps
-	$(call ensure_pkgs,$(TEST_PKGS))
+	$(call ensure_pkgs,$(TEST_PKGS) $(ARM_PKGS))
 bench-deps: deps
 	$(call ensure_pkgs,$(BENCH_PKGS))
+arm-deps:
+	$(call ensure_pkgs,$(ARM_PKGS))
 
 $(BUILD)/CMakeCache.txt: | deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -55,6 +58,11 @@ test: test-deps jview
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -R '^(unit|cli-default)$$'
+	bash tests/arm/run.sh build-arm
+
+# The AArch64 build (NEON kernels) cross-compiled and its simd unit tests run under qemu-user.
+test-arm: arm-deps
+	bash tests/arm/run.sh build-arm
 
 bench: bench-deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DJVIEW_BENCH=ON >/dev/null

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "simd/boundary_scan.hpp"
+
 namespace jview {
 namespace {
 
@@ -169,6 +171,14 @@ bool value_reader::fill() {
   }
 }
 
+namespace {
+#if JVIEW_HAVE_SSE2
+using boundary = simd::sse2_boundary;
+#else
+using boundary = simd::portable_boundary;
+#endif
+}  // namespace
+
 bool value_reader::find_boundary() {
   const char* b = buf_;
   std::size_t i = scan_;
@@ -195,10 +205,20 @@ bool value_reader::find_boundary() {
       continue;
     }
     if (in_string_) {
+      if (escape_) {  // the byte after a backslash that ended the previous read
+        escape_ = false;
+        ++i;
+        continue;
+      }
       // Skip to the next quote or backslash.
-      while (i < len_ && b[i] != '"' && b[i] != '\\') ++i;
+      i = static_cast<std::size_t>(boundary::quote_or_backslash(b + i, b + len_) - b);
       if (i == len_) break;
       if (b[i] == '\\') {
+        if (i + 1 == len_) {
+          escape_ = true;
+          i = len_;
+          break;
+        }
         i += 2;
         continue;
       }
@@ -216,6 +236,10 @@ bool value_reader::find_boundary() {
         return true;
       }
       ++i;
+      continue;
+    }
+    if (c != '"' && c != '{' && c != '[' && c != '}' && c != ']') {
+      i = static_cast<std::size_t>(boundary::quote_or_bracket(b + i, b + len_) - b);
       continue;
     }
     if (c == '"') {

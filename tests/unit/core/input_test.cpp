@@ -111,3 +111,26 @@ TEST_CASE("input: raw lines") {
   CHECK(lines == std::vector<std::string>{"a", "b c", "", "last"});
   std::remove(path.c_str());
 }
+
+TEST_CASE("input: a backslash at the end of a read does not end the string early") {
+  // Piece sizes put the backslash last in a read, with the escaped quote first in the next.
+  const std::string text = "[\"a\\\"]\"] 5";
+  for (std::size_t piece : {1, 2, 3, 4, 5}) {
+    CAPTURE(piece);
+    CHECK(read_pipe(text, piece) == std::vector<std::string>{"2:[", "1:5"});
+  }
+}
+
+TEST_CASE("input: boundary scan over long runs (vector path) in reads of many sizes") {
+  std::string text;
+  for (int i = 0; i < 300; ++i)
+    text += "{\"id\": " + std::to_string(i) + ", \"a\": {\"b\": [1, 2, {\"c\": \"" + std::string(i % 97, 'x') +
+            "\\\"q\"}]}, \"pad\": \"" + std::string(i % 41, 'y') + "\"}\n";
+  std::vector<std::string> want(300, "");
+  const std::vector<std::string> got_whole = read_pipe(text, text.size());
+  REQUIRE(got_whole.size() == 300);
+  for (std::size_t piece : {1, 7, 16, 17, 100, 1000, 4096, 65536}) {
+    CAPTURE(piece);
+    CHECK(read_pipe(text, piece) == got_whole);
+  }
+}

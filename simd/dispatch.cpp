@@ -1,0 +1,176 @@
+// simd/dispatch.cpp: the only CPU check, and the one table of UTF-8 kernel sets (best first). The CPU answer and the
+// chosen kernel are cached in constant-initialised atomics (no static guard, no global constructor); the mode set
+// by --no-simd / --force-ssse3 is read before first use and resets the cached choice.
+#include <atomic>
+#include <iterator>
+#include <type_traits>
+
+#include "simd/baseline.hpp"
+#include "simd/kernels.hpp"
+#include "simd/utf8_detail.hpp"
+
+#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#include <cpuid.h>
+#define JVIEW_X86_KERNELS 1
+#elif defined(__aarch64__) && !defined(JVIEW_NO_SIMD)
+#define JVIEW_NEON_KERNELS 1
+#endif
+
+namespace jview::simd {
+namespace {
+
+// Priority order: the first entry the CPU can run wins (in automatic mode).
+constexpr kernel_set k_utf8_kernels[] = {
+#if JVIEW_X86_KERNELS
+    {"avx512", isa::avx512, &detail::validate_utf8_avx512},
+    {"avx2", isa::avx2, &detail::validate_utf8_avx2},
+    {"ssse3", isa::ssse3, &detail::validate_utf8_ssse3},
+    {"sse2", isa::sse2, &detail::validate_utf8_sse2},
+#elif JVIEW_NEON_KERNELS
+    {"neon", isa::neon, &detail::validate_utf8_neon},
+#endif
+    {"portable", isa::portable, &validate_utf8_portable},
+};
+constexpr int k_kernel_count = static_cast<int>(std::size(k_utf8_kernels));
+static_assert(std::is_trivially_destructible_v<kernel_set>, "the kernel table must need no destructor at exit");
+
+constexpr int isa_bit(isa level) noexcept { return 1 << static_cast<int>(level); }
+// Set in g_cpu once the check has run, so 0 means "not yet known".
+constexpr int k_cpu_known = 1 << 30;
+
+constinit std::atomic<int> g_mode{static_cast<int>(mode::automatic)};
+constinit std::atomic<int> g_cpu{0};
+constinit std::atomic<int> g_utf8_choice{-1};  // index into k_utf8_kernels, -1 until chosen
+
+#if JVIEW_X86_KERNELS
+// XCR0: which register states the OS saves on a context switch. Without its bits the AVX registers are unusable
+// even when CPUID lists the instructions.
+unsigned long long read_xcr0() noexcept {
+  unsigned lo = 0, hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (static_cast<unsigned long long>(hi) << 32) | lo;
+}
+#endif
+
+int detect_cpu() noexcept {
+  int bits = k_cpu_known | isa_bit(isa::portable);
+#if JVIEW_X86_KERNELS
+  bits |= isa_bit(isa::sse2);  // x86-64 baseline
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0) return bits;
+  if (c & bit_SSSE3) bits |= isa_bit(isa::ssse3);
+  if ((c & bit_OSXSAVE) == 0 || (c & bit_AVX) == 0) return bits;
+  const unsigned long long xcr0 = read_xcr0();
+  const bool ymm_state = (xcr0 & 0x6) == 0x6;     // SSE and AVX state
+  const bool zmm_state = (xcr0 & 0xe6) == 0xe6;   // plus opmask, ZMM0-15 upper halves, ZMM16-31
+  if (__get_cpuid_max(0, nullptr) < 7) return bits;
+  __cpuid_count(7, 0, a, b, c, d);
+  if (ymm_state && (b & bit_AVX2)) bits |= isa_bit(isa::avx2);
+  if (ymm_state && zmm_state && (b & bit_AVX2) && (b & bit_AVX512F) && (b & bit_AVX512BW))
+    bits |= isa_bit(isa::avx512);
+#elif JVIEW_NEON_KERNELS
+  bits |= isa_bit(isa::neon);  // AArch64 baseline
+#endif
+  return bits;
+}
+
+int cpu_bits() noexcept {
+  int bits = g_cpu.load(std::memory_order_relaxed);
+  if (bits == 0) [[unlikely]] {
+    bits = detect_cpu();  // idempotent, so a race only repeats the check
+    g_cpu.store(bits, std::memory_order_relaxed);
+  }
+  return bits;
+}
+
+int choose_utf8(mode m) noexcept {
+  if (m == mode::portable) return k_kernel_count - 1;
+  if (m == mode::force_ssse3) {
+    // Trust the user and skip the CPU check. Builds without an SSSE3 kernel fall through to automatic.
+    for (int i = 0; i < k_kernel_count; ++i)
+      if (k_utf8_kernels[i].level == isa::ssse3) return i;
+  }
+  const int bits = cpu_bits();
+  for (int i = 0; i < k_kernel_count; ++i)
+    if (bits & isa_bit(k_utf8_kernels[i].level)) return i;
+  return k_kernel_count - 1;
+}
+
+// Why a kernel of `level` runs in mode `m`: the words that describe_kernels() puts in parentheses.
+const char* reason(isa level, mode m) noexcept {
+#if defined(JVIEW_NO_SIMD)
+  (void)level;
+  (void)m;
+  return "JVIEW_NO_SIMD";
+#else
+  if (m == mode::portable) return "--no-simd";
+  if (m == mode::force_ssse3 && level == isa::ssse3) return "forced";
+  if (level == isa::ssse3 || level == isa::avx2 || level == isa::avx512) return "cpuid";
+  return "baseline";
+#endif
+}
+
+const char* scanner_name() noexcept {
+  if (!vector_strings()) return "portable";
+#if JVIEW_HAVE_SSE2
+  return "sse2";
+#elif JVIEW_HAVE_NEON
+  return "neon";
+#else
+  return "portable";
+#endif
+}
+
+}  // namespace
+
+void set_mode(mode m) noexcept {
+  g_mode.store(static_cast<int>(m), std::memory_order_relaxed);
+  g_utf8_choice.store(-1, std::memory_order_relaxed);
+}
+mode current_mode() noexcept { return static_cast<mode>(g_mode.load(std::memory_order_relaxed)); }
+
+const kernel_set& utf8_kernels() noexcept {
+  int i = g_utf8_choice.load(std::memory_order_relaxed);
+  if (i < 0) [[unlikely]] {
+    i = choose_utf8(current_mode());
+    g_utf8_choice.store(i, std::memory_order_relaxed);
+  }
+  return k_utf8_kernels[i];
+}
+
+bool vector_strings() noexcept {
+#if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
+  return current_mode() != mode::portable;
+#else
+  return false;
+#endif
+}
+
+bool vector_whitespace() noexcept { return vector_strings(); }
+
+std::span<const kernel_set> all_utf8_kernels() noexcept { return k_utf8_kernels; }
+
+bool cpu_supports(isa level) noexcept { return (cpu_bits() & isa_bit(level)) != 0; }
+
+std::string describe_kernels() {
+  const mode m = current_mode();
+  const kernel_set& k = utf8_kernels();
+  const char* scan = scanner_name();
+  const char* scan_reason = reason(vector_strings() ? isa::sse2 : isa::portable, m);
+  std::string s = "kernels: utf8=";
+  s += k.name;
+  s += " (";
+  s += reason(k.level, m);
+  s += ") strings=";
+  s += scan;
+  s += " (";
+  s += scan_reason;
+  s += ") whitespace=";
+  s += scan;  // the whitespace scanner follows the string scanner's decision (vector_whitespace())
+  s += " (";
+  s += scan_reason;
+  s += ")";
+  return s;
+}
+
+}  // namespace jview::simd

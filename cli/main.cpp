@@ -1,5 +1,6 @@
 // cli/main.cpp: parse the options, pick the kernels, run the chosen mode, exit with its status.
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +10,15 @@
 #include "simd/kernels.hpp"
 
 namespace {
+
+// A mapped input file that shrinks while it is read raises SIGBUS on the missing pages. Report it and exit with
+// status 2 instead of dying with a core dump (only async-signal-safe calls here).
+void on_sigbus(int) {
+  static const char msg[] = "jview: error: an input file shrank while it was being read (SIGBUS)\n";
+  ssize_t r = write(2, msg, sizeof msg - 1);
+  (void)r;
+  _exit(2);
+}
 
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
@@ -20,6 +30,9 @@ bool env_flag(const char* name) {
 int main(int argc, char** argv) {
   // A closed pipe shows up as EPIPE from write(2), handled quietly by the sink, instead of killing the process.
   signal(SIGPIPE, SIG_IGN);
+  struct sigaction bus {};
+  bus.sa_handler = on_sigbus;
+  sigaction(SIGBUS, &bus, nullptr);
   jview::cli::options o;
   // Kernel mode first: --version reports it.
   for (int i = 1; i < argc; ++i) {

@@ -34,7 +34,7 @@ struct sse2_ws {
 
  private:
   // A run of indentation: 16 bytes per step. Kept out of line so the two scalar checks above stay small.
-  [[gnu::noinline]] static const char* run(const char* p, const char* end) noexcept {
+  [[gnu::always_inline]] static inline const char* run(const char* p, const char* end) noexcept {
     const __m128i space = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
                   tab = _mm_set1_epi8('\t');
     while (end - p >= 16) {

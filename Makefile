@@ -10,7 +10,7 @@ TEST_PKGS  := clang-14 libclang-rt-14-dev jq
 BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils
 ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
-.PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm bench clean
+.PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm test-numbers bench clean
 
 all: jview
 
@@ -59,6 +59,11 @@ test: test-deps jview
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -R '^(unit|cli-default)$$'
 	bash tests/arm/run.sh build-arm
+
+# 100M doubles: shortest round trip and digits against std::to_chars (a long run, not part of `make test`).
+test-numbers: jview
+	$(CMAKE) --build $(BUILD) --target dtoa_long -j $(JOBS)
+	$(BUILD)/tests/dtoa_long
 
 # The AArch64 build (NEON kernels) cross-compiled and its simd unit tests run under qemu-user.
 test-arm: arm-deps

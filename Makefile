@@ -3,6 +3,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
+BENCH_ARGS ?=
 CMAKE      ?= cmake
 
 BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
@@ -10,7 +11,7 @@ TEST_PKGS  := clang-14 libclang-rt-14-dev jq
 BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils
 ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
-.PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm test-numbers bench clean
+.PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm test-numbers fuzz bench clean
 
 all: jview
 
@@ -65,6 +66,10 @@ test-numbers: jview
 	$(CMAKE) --build $(BUILD) --target dtoa_long -j $(JOBS)
 	$(BUILD)/tests/dtoa_long
 
+# The libFuzzer targets (clang-14, ASan+UBSan), 60 s each by default; `make test` runs them 10 s each.
+fuzz: test-deps
+	bash tests/fuzz/run.sh --time $${FUZZ_TIME:-60} --build-dir build-fuzz/libfuzzer
+
 # The AArch64 build (NEON kernels) cross-compiled and its simd unit tests run under qemu-user.
 test-arm: arm-deps
 	bash tests/arm/run.sh build-arm
@@ -72,7 +77,7 @@ test-arm: arm-deps
 bench: bench-deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DJVIEW_BENCH=ON >/dev/null
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
-	$(BUILD)/tests/benchmarks/bench --data ../shared/corpus --out $(BUILD)/bench.json
+	python3 tests/benchmarks/compare.py --build-dir $(BUILD) --data ../shared/corpus $(BENCH_ARGS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,118 @@
+// tests/benchmarks/engines/simdjson_dom.hpp: simdjson's DOM API. `simdjson-dom` makes a fresh dom::parser per run
+// (it allocates its tape and string buffer each time), `simdjson-dom-reuse` keeps one parser across runs.
+// NDJSON goes through parse_many. simdjson 3.0.1 has no pretty printer: no dump-pretty. Its minifier writes numbers
+// from their parsed values, so dump-compact and dump-shortest do the same work.
+#pragma once
+#include <simdjson.h>
+
+#include "engines/common.hpp"
+
+namespace jview::bench {
+
+class simdjson_dom_engine final : public engine {
+ public:
+  explicit simdjson_dom_engine(bool reuse) : reuse_(reuse) {}
+  const char* name() const override { return reuse_ ? "simdjson-dom-reuse" : "simdjson-dom"; }
+  bool supports(workload w) const override { return w != workload::dump_pretty; }
+
+  bool run(workload w, const input& in, result& r) override {
+    if (reuse_) return run_with(w, in, r, parser_);
+    simdjson::dom::parser fresh;
+    return run_with(w, in, r, fresh);
+  }
+
+ private:
+  using element = simdjson::dom::element;
+
+  template <class F>
+  static bool each_value(const input& in, simdjson::dom::parser& p, F&& f) {
+    if (!in.multi) {
+      element e;
+      if (p.parse(in.data, in.size, false).get(e)) return false;
+      f(e);
+      return true;
+    }
+    simdjson::dom::document_stream stream;
+    if (p.parse_many(in.data, in.size, simdjson::dom::DEFAULT_BATCH_SIZE).get(stream)) return false;
+    for (auto doc : stream) {
+      element e;
+      if (doc.get(e)) return false;
+      f(e);
+    }
+    return stream.truncated_bytes() == 0;
+  }
+
+  static void count(element e, stats& s) {
+    using t = simdjson::dom::element_type;
+    ++s.values;
+    switch (e.type()) {
+      case t::ARRAY:
+        for (element c : simdjson::dom::array(e)) count(c, s);
+        break;
+      case t::OBJECT:
+        for (auto field : simdjson::dom::object(e)) {
+          s.string_bytes += field.key.size();
+          count(field.value, s);
+        }
+        break;
+      case t::INT64:
+      case t::UINT64:
+      case t::DOUBLE: s.add_number(e.get_double().value_unsafe()); break;
+      case t::STRING: s.string_bytes += e.get_string_length().value_unsafe(); break;
+      default: break;
+    }
+  }
+
+  static void select(element e, const std::vector<path_step>& path, std::size_t step,
+                     std::vector<std::string>& out) {
+    if (step == path.size()) {
+      if (e.is_string()) out.emplace_back(e.get_string().value_unsafe());
+      return;
+    }
+    const path_step& s = path[step];
+    element v;
+    if (s.kind == path_step::key) {
+      if (e.is_object() && !simdjson::dom::object(e).at_key(s.name).get(v)) select(v, path, step + 1, out);
+    } else if (s.kind == path_step::index) {
+      if (e.is_array() && !simdjson::dom::array(e).at(s.n).get(v)) select(v, path, step + 1, out);
+    } else if (e.is_array()) {
+      for (element c : simdjson::dom::array(e)) select(c, path, step + 1, out);
+    } else if (e.is_object()) {
+      for (auto field : simdjson::dom::object(e)) select(field.value, path, step + 1, out);
+    }
+  }
+
+  bool run_with(workload w, const input& in, result& r, simdjson::dom::parser& p) {
+    switch (w) {
+      case workload::parse: return each_value(in, p, [&](element) { ++r.counts.values; });
+      case workload::traverse: return each_value(in, p, [&](element e) { count(e, r.counts); });
+      case workload::select: return each_value(in, p, [&](element e) { select(e, in.path, 0, r.selected); });
+      case workload::dump_compact:
+      case workload::dump_shortest: {
+        builder_.clear();
+        const bool ok = each_value(in, p, [&](element e) {
+          builder_.append(e);
+          if (in.multi) {
+            const std::string_view s = builder_.str();
+            r.text.append(s.data(), s.size());
+            r.text.push_back('\n');
+            builder_.clear();
+          }
+        });
+        if (!in.multi) {
+          const std::string_view s = builder_.str();
+          r.text.append(s.data(), s.size());
+        }
+        return ok;
+      }
+      case workload::dump_pretty: return false;
+    }
+    return false;
+  }
+
+  bool reuse_;
+  simdjson::dom::parser parser_;
+  simdjson::internal::string_builder<> builder_;  // the minifier's output buffer, kept across runs
+};
+
+}  // namespace jview::bench

@@ -4,7 +4,6 @@
 
 #include <sys/mman.h>
 
-#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -13,30 +12,19 @@
 namespace jview {
 
 document::~document() {
-  if (nodes_ != nullptr) munmap(map_base_, mapped_bytes_);
+  if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
 }
 
 node* document::reserve(std::size_t count) {
   if (count <= capacity_) return nodes_;
   // Reserve generously once: untouched pages cost nothing (MAP_NORESERVE), and a reused document never remaps.
-  // Large arenas start on a 2 MiB boundary and ask for transparent huge pages: a page fault costs ~15 us on the
-  // VMs here, and 4 KiB faults were ~85% of a fresh parse of twitter.json (512 faults per MiB of nodes).
-  constexpr std::size_t k_huge = std::size_t{1} << 21;
   std::size_t bytes = count * sizeof(node);
-  const bool huge = bytes >= 2 * k_huge;
-  bytes = (bytes + 4095) & ~std::size_t{4095};
-  const std::size_t map_bytes = huge ? bytes + k_huge : bytes;
-  void* mem = mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  bytes = (bytes + (1u << 21) - 1) & ~static_cast<std::size_t>((1u << 21) - 1);
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
-  char* start = static_cast<char*>(mem);
-  if (huge) {
-    start = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(mem) + k_huge - 1) & ~(k_huge - 1));
-    madvise(start, bytes, MADV_HUGEPAGE);
-  }
-  if (nodes_ != nullptr) munmap(map_base_, mapped_bytes_);
-  map_base_ = mem;
-  nodes_ = reinterpret_cast<node*>(start);
-  mapped_bytes_ = map_bytes;
+  if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
+  nodes_ = static_cast<node*>(mem);
+  mapped_bytes_ = bytes;
   capacity_ = bytes / sizeof(node);
   size_ = 0;
   return nodes_;

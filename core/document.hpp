@@ -78,8 +78,7 @@ class document {
   node* nodes_ = nullptr;
   std::uint32_t size_ = 0;
   std::size_t capacity_ = 0;     // nodes
-  void* map_base_ = nullptr;     // the anonymous mapping behind nodes_ (nodes_ may start later, 2 MiB-aligned)
-  std::size_t mapped_bytes_ = 0;
+  std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_
 };
 
 }  // namespace jview

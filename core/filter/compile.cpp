@@ -1,0 +1,576 @@
+// core/filter/compile.cpp: program::compile: parse, then resolve every name in place. Variables and calls get
+// the number of environment nodes to skip (the runtime chain mirrors the compile-time scope exactly: one node per
+// variable, closure parameter, local definition and label). Builtins written in jq (prelude.cpp) are parsed and
+// resolved only when a program calls them, so start-up cost follows the program, not the library.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/filter/eval.hpp"
+#include "core/filter/parser.hpp"
+#include "core/parser.hpp"
+
+namespace jview::filter {
+
+namespace detail {
+
+bool parse_json_text(std::string_view text, value& out, std::string& error) {
+  struct holder {
+    std::string text;
+    document doc;
+  };
+  auto h = std::make_shared<holder>();
+  h->text.assign(text);
+  const char* p = h->text.data();
+  const char* end = p + h->text.size();
+  if (jview::parser::at_end(p, end)) {
+    error = "Expected JSON value";
+    return false;
+  }
+  jview::parser ps;
+  const char* stop = nullptr;
+  const parse_error pe = ps.parse(p, end, h->doc, stop);
+  if (pe) {
+    error = pe.code == error_code::too_deep ? std::string("Exceeds depth limit for parsing")
+                                            : std::string(error_message(pe.code));
+    return false;
+  }
+  const char* rest = stop;
+  if (!jview::parser::at_end(rest, end)) {
+    error = "Unexpected extra JSON values";
+    return false;
+  }
+  std::shared_ptr<const document> d(h, &h->doc);
+  out = value::view(std::move(d), 0);
+  return true;
+}
+
+namespace {
+
+struct scope_entry {
+  enum kind_t : std::uint8_t { var, closure, func, label } k;
+  std::string name;
+  std::uint32_t arity = 0;
+  node* def = nullptr;  // func: the op::funcdef node
+};
+
+// What a program or module sees besides its own local scope: its earlier definitions (modules), the modules it
+// imports (alias::name) or includes (empty alias), and its data imports ($name).
+struct mod_scope {
+  module_info* self = nullptr;
+  std::size_t visible = 0;
+  const std::vector<std::pair<std::string, module_info*>>* imports = nullptr;
+  const std::vector<std::pair<std::string, std::uint32_t>>* data = nullptr;
+  std::string file;  // for error locations ("" = <top-level>)
+};
+
+funcdef* find_def(const module_info* m, const std::string& name, std::size_t arity) {
+  for (auto it = m->defs.rbegin(); it != m->defs.rend(); ++it)
+    if ((*it)->name == name && (*it)->params.size() == arity) return *it;
+  return nullptr;
+}
+
+class resolver {
+ public:
+  resolver(program_impl& p, std::string_view src, mod_scope ms = {}) : prog_(p), src_(src), ms_(std::move(ms)) {}
+
+  void resolve(node* n);
+  void resolve_def(funcdef* f, bool global);
+  funcdef* prelude(const std::string& name, std::uint32_t arity);
+
+ private:
+  [[noreturn]] void fail(const node* n, const std::string& msg);
+  void collect_vars(pattern* p, std::vector<std::string>& names);
+  void resolve_pattern_keys(pattern* p);
+  void push_vars(node* n);
+
+  funcdef* module_function(const std::string& name, std::size_t arity);
+
+  program_impl& prog_;
+  std::string_view src_;
+  mod_scope ms_;
+  std::vector<scope_entry> scope_;
+};
+
+// A call not bound in the local scope: the module's earlier definitions, then qualified imports or includes.
+funcdef* resolver::module_function(const std::string& name, std::size_t arity) {
+  if (ms_.self != nullptr) {
+    for (std::size_t i = ms_.visible; i-- > 0;) {
+      funcdef* f = ms_.self->defs[i];
+      if (f->name == name && f->params.size() == arity) return f;
+    }
+  }
+  if (ms_.imports == nullptr) return nullptr;
+  const std::size_t sep = name.find("::");
+  if (sep != std::string::npos) {
+    const std::string alias = name.substr(0, sep);
+    const std::string fn = name.substr(sep + 2);
+    for (auto it = ms_.imports->rbegin(); it != ms_.imports->rend(); ++it)
+      if (it->first == alias)
+        if (funcdef* f = find_def(it->second, fn, arity)) return f;
+    return nullptr;
+  }
+  for (auto it = ms_.imports->rbegin(); it != ms_.imports->rend(); ++it)
+    if (it->first.empty())
+      if (funcdef* f = find_def(it->second, name, arity)) return f;
+  return nullptr;
+}
+
+void resolver::fail(const node* n, const std::string& msg) {
+  compile_error e;
+  e.file = ms_.file;
+  e.message = msg;
+  locate(src_, n->pos, e.line, e.column, e.source_line);
+  e.length = n->end > n->pos ? static_cast<int>(n->end - n->pos) : 1;
+  throw e;
+}
+
+void resolver::collect_vars(pattern* p, std::vector<std::string>& names) {
+  auto slot_of = [&](const std::string& name) -> std::uint32_t {
+    for (std::uint32_t i = 0; i < names.size(); ++i)
+      if (names[i] == name) return i;
+    names.push_back(name);
+    return static_cast<std::uint32_t>(names.size() - 1);
+  };
+  switch (p->k) {
+    case pattern::var: p->slot = slot_of(p->name); break;
+    case pattern::array:
+      for (pattern* e : p->elems) collect_vars(e, names);
+      break;
+    case pattern::object:
+      for (auto& e : p->entries) {
+        if (e.var != nullptr) e.var->slot = slot_of(e.var->name);
+        if (e.sub != nullptr) collect_vars(e.sub, names);
+      }
+      break;
+  }
+}
+
+void resolver::resolve_pattern_keys(pattern* p) {
+  switch (p->k) {
+    case pattern::var: break;
+    case pattern::array:
+      for (pattern* e : p->elems) resolve_pattern_keys(e);
+      break;
+    case pattern::object:
+      for (auto& e : p->entries) {
+        resolve(e.key);
+        if (e.sub != nullptr) resolve_pattern_keys(e.sub);
+      }
+      break;
+  }
+}
+
+// Assigns variable slots for a binding's patterns and pushes one scope entry per variable.
+void resolver::push_vars(node* n) {
+  std::vector<std::string> names;
+  for (pattern* p : n->patterns) collect_vars(p, names);
+  for (pattern* p : n->patterns) resolve_pattern_keys(p);
+  n->n_vars = static_cast<std::uint32_t>(names.size());
+  for (auto& name : names) scope_.push_back(scope_entry{scope_entry::var, name, 0, nullptr});
+}
+
+funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
+  const std::string key = name + "/" + std::to_string(arity);
+  auto it = prog_.prelude_defs.find(key);
+  if (it != prog_.prelude_defs.end()) return it->second;
+  const char* src = find_prelude(name, static_cast<int>(arity));
+  if (src == nullptr) return nullptr;
+  parser ps(src, prog_.arena);
+  parsed_program lib = ps.parse_library();
+  funcdef* f = lib.defs.at(0);
+  f->global = true;
+  prog_.prelude_defs.emplace(key, f);
+  // The definition's body sees no user scope: resolve it in a fresh resolver.
+  resolver r(prog_, src);
+  r.resolve_def(f, true);
+  return f;
+}
+
+void resolver::resolve_def(funcdef* f, bool global) {
+  (void)global;
+  const std::size_t mark = scope_.size();
+  for (const std::string& p : f->params) scope_.push_back(scope_entry{scope_entry::closure, p, 0, nullptr});
+  for (std::size_t i = 0; i < f->params.size(); ++i)
+    if (f->value_param[i]) scope_.push_back(scope_entry{scope_entry::var, f->params[i], 0, nullptr});
+  resolve(f->body);
+  scope_.resize(mark);
+}
+
+void resolver::resolve(node* n) {
+  if (n == nullptr) return;
+  switch (n->o) {
+    case op::var: {
+      for (std::size_t i = scope_.size(); i-- > 0;) {
+        const scope_entry& s = scope_[i];
+        if (s.k == scope_entry::var && s.name == n->name) {
+          n->vk = var_kind::local;
+          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+          return;
+        }
+      }
+      if (ms_.data != nullptr) {
+        for (auto it = ms_.data->rbegin(); it != ms_.data->rend(); ++it) {
+          if (it->first == n->name) {
+            n->vk = var_kind::global;
+            n->index = it->second;
+            return;
+          }
+        }
+      }
+      for (std::size_t i = 0; i < prog_.global_names.size(); ++i) {
+        if (prog_.global_names[i] == n->name) {
+          n->vk = var_kind::global;
+          n->index = static_cast<std::uint32_t>(i);
+          return;
+        }
+      }
+      fail(n, "$" + n->name + " is not defined");
+    }
+    case op::call: {
+      const std::uint32_t arity = static_cast<std::uint32_t>(n->args.size());
+      bool found = false;
+      for (std::size_t i = scope_.size(); i-- > 0;) {
+        const scope_entry& s = scope_[i];
+        if (s.name != n->name) continue;
+        if (s.k == scope_entry::closure && arity == 0) {
+          n->ck = call_kind::closure;
+          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+          found = true;
+          break;
+        }
+        if (s.k == scope_entry::func && s.arity == arity) {
+          n->ck = call_kind::local_def;
+          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+          n->fn = s.def->fn;
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        if (funcdef* f = module_function(n->name, arity)) {
+          n->ck = call_kind::global_def;
+          n->fn = f;
+        } else if (funcdef* f = prelude(n->name, arity)) {
+          n->ck = call_kind::global_def;
+          n->fn = f;
+        } else {
+          const int idx = find_native(n->name, static_cast<int>(arity));
+          if (idx < 0) fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
+          n->ck = call_kind::native;
+          n->index = static_cast<std::uint32_t>(idx);
+        }
+      }
+      for (node* a : n->args) resolve(a);
+      return;
+    }
+    case op::funcdef: {
+      scope_.push_back(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});
+      resolve_def(n->fn, false);
+      resolve(n->a);
+      scope_.pop_back();
+      return;
+    }
+    case op::bind: {
+      resolve(n->a);
+      const std::size_t mark = scope_.size();
+      push_vars(n);
+      resolve(n->b);
+      scope_.resize(mark);
+      return;
+    }
+    case op::reduce:
+    case op::foreach: {
+      resolve(n->a);
+      resolve(n->b);
+      const std::size_t mark = scope_.size();
+      push_vars(n);
+      resolve(n->c);
+      resolve(n->d);
+      scope_.resize(mark);
+      return;
+    }
+    case op::label: {
+      scope_.push_back(scope_entry{scope_entry::label, "*label-" + n->name, 0, nullptr});
+      resolve(n->a);
+      scope_.pop_back();
+      return;
+    }
+    case op::brk: {
+      const std::string want = "*label-" + n->name;
+      for (std::size_t i = scope_.size(); i-- > 0;) {
+        if (scope_[i].k == scope_entry::label && scope_[i].name == want) {
+          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+          return;
+        }
+      }
+      fail(n, "$" + want + " is not defined");
+    }
+    default:
+      resolve(n->a);
+      resolve(n->b);
+      resolve(n->c);
+      resolve(n->d);
+      for (node* a : n->args) resolve(a);
+      return;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+bool is_regular_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+std::string dir_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+// Directories to search for an import: the import's own "search" metadata (relative to the importing file),
+// then the library paths (-L).
+std::vector<std::string> search_dirs(const program_impl& prog, const value& meta, const std::string& origin) {
+  std::vector<std::string> dirs;
+  auto add = [&](const std::string& d) {
+    if (d.empty()) return;
+    if (d[0] == '/')
+      dirs.push_back(d);
+    else if (d == ".")
+      dirs.push_back(origin);
+    else if (d.compare(0, 2, "./") == 0)
+      dirs.push_back(origin + d.substr(1));
+    else
+      dirs.push_back(origin + "/" + d);
+  };
+  if (meta.is_object()) {
+    const value s = meta.member("search");
+    if (s.is_string()) add(s.string_copy());
+    s.for_each_element([&](const value& v) {
+      if (v.is_string()) add(v.string_copy());
+    });
+  }
+  for (const std::string& p : prog.library_paths) dirs.push_back(p);
+  return dirs;
+}
+
+std::string find_module_file(const program_impl& prog, const std::string& rel, const value& meta,
+                             const std::string& origin, const char* ext) {
+  const std::size_t slash = rel.rfind('/');
+  const std::string base = slash == std::string::npos ? rel : rel.substr(slash + 1);
+  for (const std::string& d : search_dirs(prog, meta, origin)) {
+    const std::string a = d + "/" + rel + ext;
+    if (is_regular_file(a)) return a;
+    const std::string b = d + "/" + rel + "/" + base + ext;
+    if (is_regular_file(b)) return b;
+  }
+  return {};
+}
+
+[[noreturn]] void module_error(const std::string& msg) {
+  compile_error e;
+  e.message = msg;
+  e.line = 0;
+  e.column = 0;
+  e.length = 0;
+  throw e;
+}
+
+}  // namespace
+
+// Resolves a module's imports (code and data) into `imports` / `data`, and records modulemeta's "deps".
+void bind_imports(program_impl& prog, const std::vector<import_directive>& imps, const std::string& origin,
+                  std::vector<std::pair<std::string, module_info*>>& imports,
+                  std::vector<std::pair<std::string, std::uint32_t>>& data, value* deps) {
+  std::vector<value> dep_list;
+  for (const import_directive& imp : imps) {
+    if (deps != nullptr) {
+      value d = value::empty_object();
+      imp.meta.for_each_member([&](std::string_view k, const value& v) { d.object_mut().set(k, v); });
+      if (!imp.alias.empty()) d.object_mut().set(std::string_view("as"), value::string(imp.alias));
+      d.object_mut().set(std::string_view("is_data"), value::boolean(imp.data));
+      d.object_mut().set(std::string_view("relpath"), value::string(imp.path));
+      dep_list.push_back(std::move(d));
+    }
+    if (imp.data) {
+      value v;
+      if (!prog.load_data(imp.path, imp.meta, origin, v)) module_error("module not found: " + imp.path);
+      const std::uint32_t slot = static_cast<std::uint32_t>(prog.globals.size());
+      prog.globals.push_back(v);
+      prog.global_names.push_back("\x01" + imp.alias);  // reachable only through the module's scope
+      data.emplace_back(imp.alias, slot);
+      data.emplace_back(imp.alias + "::" + imp.alias, slot);
+      continue;
+    }
+    module_info* m = prog.load_module(imp.path, imp.meta, origin);
+    imports.emplace_back(imp.alias, m);
+  }
+  if (deps != nullptr) *deps = value::array(std::move(dep_list));
+}
+
+}  // namespace detail
+
+detail::module_info* detail::program_impl::load_module(const std::string& rel, const value& meta,
+                                                       const std::string& origin_dir) {
+  const std::string file = find_module_file(*this, rel, meta, origin_dir, ".jq");
+  if (file.empty()) module_error("module not found: " + rel);
+  for (auto& m : modules) {
+    if (m->file == file) {
+      if (m->loading) module_error("module import cycle through " + rel);
+      return m.get();
+    }
+  }
+  modules.push_back(std::make_unique<module_info>());
+  module_info* mi = modules.back().get();
+  mi->file = file;
+  mi->dir = dir_of(file);
+  mi->loading = true;
+  module_sources.emplace_back();
+  if (!read_file(file, module_sources.back())) module_error("module not found: " + rel);
+  const std::string& text = module_sources.back();
+  parsed_program lib;
+  try {
+    parser ps(text, arena, file);
+    lib = ps.parse_library();
+  } catch (compile_error& e) {
+    if (e.file.empty()) e.file = file;
+    throw;
+  }
+  mi->meta = lib.module_meta.is_object() ? lib.module_meta : value::empty_object();
+  mi->defs = lib.defs;
+  bind_imports(*this, lib.imports, mi->dir, mi->code_imports, mi->data_vars, &mi->deps);
+  for (std::size_t i = 0; i < mi->defs.size(); ++i) {
+    funcdef* f = mi->defs[i];
+    f->global = true;
+    mod_scope ms;
+    ms.self = mi;
+    ms.visible = i + 1;
+    ms.imports = &mi->code_imports;
+    ms.data = &mi->data_vars;
+    ms.file = file;
+    resolver r(*this, text, ms);
+    r.resolve_def(f, true);
+  }
+  mi->loading = false;
+  return mi;
+}
+
+bool detail::program_impl::load_data(const std::string& rel, const value& meta, const std::string& origin_dir,
+                                     value& out) {
+  const std::string file = find_module_file(*this, rel, meta, origin_dir, ".json");
+  if (file.empty()) return false;
+  std::string text;
+  if (!read_file(file, text)) return false;
+  // All values of the file, as an array (jq's data import).
+  std::vector<value> values;
+  auto holder = std::make_shared<std::string>(std::move(text));
+  const char* p = holder->data();
+  const char* end = p + holder->size();
+  jview::parser ps;
+  while (!jview::parser::at_end(p, end)) {
+    auto doc = std::make_shared<document>();
+    const char* stop = nullptr;
+    if (ps.parse(p, end, *doc, stop)) module_error("invalid JSON in data module " + file);
+    // Keep the text alive with the document: one holder per value, sharing the text.
+    struct both {
+      std::shared_ptr<std::string> text;
+      std::shared_ptr<document> doc;
+    };
+    auto b = std::make_shared<both>(both{holder, doc});
+    values.push_back(value::view(std::shared_ptr<const document>(b, b->doc.get()), 0));
+    p = stop;
+  }
+  out = value::array(std::move(values));
+  return true;
+}
+
+std::unique_ptr<program> program::compile(std::string_view source, const compile_options& opts) {
+  auto prog = std::make_unique<detail::program_impl>();
+  prog->source.assign(source);
+  prog->environment = opts.environment;
+
+  // Global variables: $ENV, $__prog_args-style named arguments, $ARGS.
+  value env_obj = value::empty_object();
+  for (const auto& [k, v] : opts.environment) env_obj.object_mut().set(std::string_view(k), value::string(v));
+  prog->global_names.push_back("ENV");
+  prog->globals.push_back(env_obj);
+
+  value named = value::empty_object();
+  auto add_global = [&](const std::string& name, const value& v) {
+    for (std::size_t i = 0; i < prog->global_names.size(); ++i) {
+      if (prog->global_names[i] == name) {
+        prog->globals[i] = v;
+        return;
+      }
+    }
+    prog->global_names.push_back(name);
+    prog->globals.push_back(v);
+  };
+  for (const auto& [k, v] : opts.string_args) {
+    add_global(k, value::string(v));
+    named.object_mut().set(std::string_view(k), value::string(v));
+  }
+  for (const auto& [k, text] : opts.json_args) {
+    value v;
+    std::string err;
+    if (!detail::parse_json_text(text, v, err)) {
+      compile_error e;
+      e.message = "Invalid JSON text passed to --argjson";
+      e.length = 0;
+      throw e;
+    }
+    add_global(k, v);
+    named.object_mut().set(std::string_view(k), v);
+  }
+  std::vector<value> positional;
+  for (const auto& s : opts.positional_strings) positional.push_back(value::string(s));
+  for (const auto& t : opts.positional_json) {
+    value v;
+    std::string err;
+    if (!detail::parse_json_text(t, v, err)) {
+      compile_error e;
+      e.message = "Invalid JSON text passed to --jsonargs";
+      e.length = 0;
+      throw e;
+    }
+    positional.push_back(v);
+  }
+  value args = value::empty_object();
+  args.object_mut().set(std::string_view("positional"), value::array(std::move(positional)));
+  args.object_mut().set(std::string_view("named"), named);
+  add_global("ARGS", args);
+
+  prog->library_paths = opts.library_paths;
+  parser ps(prog->source, prog->arena);
+  parsed_program parsed = ps.parse_program();
+  // The main program's imports live as long as the program (the resolver keeps pointers to them).
+  auto* main_imports = new std::vector<std::pair<std::string, detail::module_info*>>();
+  auto* main_data = new std::vector<std::pair<std::string, std::uint32_t>>();
+  prog->main_imports.reset(main_imports);
+  prog->main_data.reset(main_data);
+  detail::bind_imports(*prog, parsed.imports, ".", *main_imports, *main_data, nullptr);
+  prog->main = parsed.main;
+  detail::mod_scope ms;
+  ms.imports = main_imports;
+  ms.data = main_data;
+  detail::resolver r(*prog, prog->source, ms);
+  r.resolve(prog->main);
+  return prog;
+}
+
+}  // namespace jview::filter

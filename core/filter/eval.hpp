@@ -1,0 +1,255 @@
+// core/filter/eval.hpp: the evaluator's internals (not a public header). Evaluation is continuation-passing over
+// the resolved AST: eval(node, input, env, sink) calls the sink once per output, and a sink's status stops the
+// generator early (errors, `break`, `limit`). Environments are linked frames on the C++ stack: jq's functions are
+// second-class, so no closure outlives the call that created it. Path mode (path(f), assignments, del) threads a
+// linked path (also on the stack) beside each value.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "core/filter/ast.hpp"
+#include "core/filter/program.hpp"
+#include "core/filter/value.hpp"
+
+namespace jview::filter::detail {
+
+// Status of a generator step: keep going, a runtime error (the value is interp::err), a `break` to a label in
+// flight (interp::brk_label), or `halt` (never caught).
+enum class st : std::uint8_t { ok, err, brk, halt };
+
+// A non-owning callable "value -> status".
+struct sink {
+  void* obj;
+  st (*fn)(void*, const value&);
+  st operator()(const value& v) const { return fn(obj, v); }
+};
+template <class F>
+inline sink make_sink(F& f) {
+  return sink{&f, [](void* o, const value& v) { return (*static_cast<F*>(o))(v); }};
+}
+
+// A path as a chain of keys from the leaf back to the root, living on the stack of the code that extends it.
+struct path_link {
+  const path_link* parent;
+  value key;
+};
+// The path of a value that did not come from a path expression (a literal, arithmetic): using it as a path is
+// jq's "Invalid path expression" error.
+extern const path_link k_invalid_path;
+
+struct psink {
+  void* obj;
+  st (*fn)(void*, const path_link*, const value&);
+  st operator()(const path_link* p, const value& v) const { return fn(obj, p, v); }
+};
+template <class F>
+inline psink make_psink(F& f) {
+  return psink{&f, [](void* o, const path_link* p, const value& v) { return (*static_cast<F*>(o))(p, v); }};
+}
+
+// One binding in the environment chain: a variable, a closure (filter argument), a local function definition
+// or a label.
+struct env {
+  const env* parent = nullptr;
+  value v;                      // variable value
+  const node* body = nullptr;   // closure: argument expression; local def: the op::funcdef node
+  const env* cenv = nullptr;    // closure: the environment of the caller
+  std::uint64_t label = 0;      // label: id of this dynamic instance
+};
+
+inline const env* env_up(const env* e, std::uint32_t hops) noexcept {
+  while (hops-- > 0) e = e->parent;
+  return e;
+}
+
+class interp;
+
+// Native builtins. A native takes either value arguments (evaluated as a cartesian product, the last argument
+// outermost, as jq does for its C functions) and returns one value, or the raw call (filter arguments) and emits
+// through a sink; natives that make sense in path mode also have a path version.
+using native_value_fn = st (*)(interp&, const value& in, const value* args, value& out);
+using native_gen_fn = st (*)(interp&, const node* call, const value& in, const env* e, sink k);
+using native_path_fn = st (*)(interp&, const node* call, const path_link* p, const value& in, const env* e,
+                              psink k);
+
+struct native_def {
+  const char* name;
+  std::uint8_t arity;
+  native_value_fn vfn;
+  native_gen_fn gen;
+  native_path_fn path;
+};
+
+// Lookup in the natives table; -1 when absent.
+int find_native(std::string_view name, int arity);
+const native_def& native_at(std::uint32_t i);
+// Every native and prelude definition as "name/arity" (for `builtins`).
+std::vector<std::string> builtin_names();
+
+// The jq-defined part of the library: source text of one definition by name/arity, or nullptr.
+const char* find_prelude(std::string_view name, int arity);
+std::vector<std::string> prelude_names();
+
+// A module loaded by import/include: its definitions (global, resolved in the module's own scope), its
+// metadata, and what it imports in turn.
+struct module_info {
+  std::string file;   // resolved path
+  std::string dir;    // directory of the file (the origin of "./" search paths)
+  value meta;         // `module {...};`
+  std::vector<funcdef*> defs;
+  value deps;         // modulemeta's "deps"
+  std::vector<std::pair<std::string, module_info*>> code_imports;  // alias (empty: include) -> module
+  std::vector<std::pair<std::string, std::uint32_t>> data_vars;    // "$name" / "$name::name" -> global slot
+  bool loading = false;
+};
+
+// A compiled program.
+class program_impl final : public program {
+ public:
+  program_impl() = default;
+  bool is_identity() const override;
+  bool run(const value& input, input_provider* inputs, const run_callbacks& cb, std::string& error,
+           int& halt_code) override;
+  bool last_error_not_string() const override { return error_not_string_; }
+
+  ast_arena arena;
+  node* main = nullptr;
+  std::vector<value> globals;              // values of global variables, by slot
+  std::vector<std::string> global_names;   // their names (without '$')
+  std::unordered_map<std::string, funcdef*> prelude_defs;  // "name/arity" -> compiled prelude definition
+  std::vector<std::unique_ptr<module_info>> modules;       // every loaded module (cached by file)
+  std::vector<std::string> library_paths;                  // -L
+  std::vector<std::string> module_sources;                 // texts of loaded modules (error locations)
+  std::unique_ptr<std::vector<std::pair<std::string, module_info*>>> main_imports;
+  std::unique_ptr<std::vector<std::pair<std::string, std::uint32_t>>> main_data;
+  // Loads (or finds) the module `rel` searched from `origin_dir` with import metadata `meta`; data modules are
+  // JSON files. Throws compile_error.
+  module_info* load_module(const std::string& rel, const value& meta, const std::string& origin_dir);
+  bool load_data(const std::string& rel, const value& meta, const std::string& origin_dir, value& out);
+  std::vector<std::pair<std::string, std::string>> environment;
+  std::string source;
+  bool error_not_string_ = false;
+  ~program_impl() override;
+
+  // The evaluation stack: a large reserved region (pages are committed only as deep recursion touches them), so
+  // jq programs can recurse as deep as jq's heap-allocated stack allows them to.
+  char* eval_stack_ = nullptr;
+  std::size_t eval_stack_size_ = 0;
+};
+
+class interp {
+ public:
+  // `stack_limit`: the lowest stack address evaluation may reach (null: the running thread's own stack).
+  interp(program_impl& prog, input_provider* inputs, const run_callbacks& cb, char* stack_limit = nullptr);
+
+  st eval(const node* n, const value& in, const env* e, sink k);
+  st eval_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
+
+  // Errors: set err and return st::err.
+  st fail(value v) {
+    err = std::move(v);
+    return st::err;
+  }
+  st fail(std::string msg) { return fail(value::string(std::move(msg))); }
+
+  // Calls a filter argument of a native: arg i of the call, evaluated in the caller's environment.
+  st eval_arg(const node* call, std::size_t i, const value& in, const env* e, sink k) {
+    return eval(call->args[i], in, e, k);
+  }
+  st eval_arg_path(const node* call, std::size_t i, const path_link* p, const value& in, const env* e, psink k) {
+    return eval_path(call->args[i], p, in, e, k);
+  }
+
+  // Fails unless the stack has room for more nesting (deep recursion in jq code must not crash).
+  bool stack_ok() const noexcept {
+    char probe;
+    return &probe > stack_limit_;
+  }
+  st stack_overflow();
+
+  value err;
+  std::uint64_t brk_label = 0;
+  std::uint64_t next_label = 1;
+  int halt_code = -1;
+  std::string halt_message;
+  program_impl& prog;
+  input_provider* inputs;
+  const run_callbacks& cb;
+
+ private:
+  st call(const node* n, const value& in, const env* e, sink k);
+  st call_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
+  template <class Body>
+  st bind_params(const funcdef* f, const node* n, std::size_t i, const value& in, const env* caller, const env* chain,
+                 Body& body);
+  template <class Body>
+  st bind_patterns(const node* n, const value& src, const value& in, const env* e, Body& body);
+  st eval_interp(const node* n, std::size_t i, const value& in, const env* e, std::vector<value>& parts, sink k);
+  st eval_object(const node* n, std::size_t i, const value& in, const env* e, value& acc, sink k);
+  st eval_assign(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_recurse(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_index(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_slice(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_iterate(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_pipe(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_comma(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_neg(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_arith(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_compare(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_andor(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_alt(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_if(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_try(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_bind(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_funcdef(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_label(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_array(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_object(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_interp(const node* n, const value& in, const env* e, sink k);
+  [[gnu::noinline]] st ev_format(const node* n, const value& in, const env* e, sink k);
+  st eval_reduce(const node* n, const value& in, const env* e, sink k);
+  st reduce_step(const node* u, value& state, const env* e, bool& handled);
+  st collect(const node* n, const value& in, const env* e, std::vector<value>& out);
+  st eval_foreach(const node* n, const value& in, const env* e, sink k);
+
+  char* stack_limit_;
+  bool body_downstream_error_ = false;  // ?// alternatives: the last body's error came from its continuation
+};
+
+// ---- value operations shared by the evaluator and the builtins (ops.cpp) ----
+
+// jq's `.[k]` for any key type (string, number, slice object, array for indices); null input gives null.
+st index_value(interp& I, const value& t, const value& k, value& out);
+st slice_value(interp& I, const value& t, const value& from, const value& to, value& out);
+st iterate_value(interp& I, const value& t, sink k);  // `.[]`
+st arith(interp& I, int op, const value& a, const value& b, value& out);
+// a = a op b, modifying a's storage in place when a owns it alone (arrays, objects, strings under '+').
+st arith_inplace(interp& I, int op, value& a, const value& b);
+bool compare_op(int op, const value& a, const value& b);
+value negate(const value& v);
+// getpath / setpath / delpaths on materialised paths (arrays of keys).
+st getpath(interp& I, const value& root, const value& path, value& out);
+st setpath(interp& I, value& root, const value* keys, std::size_t n, value v);
+st delpaths(interp& I, value& root, std::vector<value> paths);
+// A linked path as an array value.
+value path_to_array(const path_link* p);
+std::size_t path_length(const path_link* p);
+void path_keys(const path_link* p, std::vector<value>& out);
+// "Cannot index T with ..." messages.
+std::string index_error(const value& t, const value& k);
+// Length of a value as jq's `length`.
+st length_of(interp& I, const value& v, value& out);
+// Number of Unicode code points of a UTF-8 string.
+std::size_t utf8_length(std::string_view s);
+// Appends `v` formatted with @name (text, json, html, uri, csv, tsv, sh, base64, base64d, base32, base32d).
+st apply_format(interp& I, std::string_view name, const value& v, std::string& out);
+// Parses JSON text into a value (fromjson, --argjson): false with a jq-style message when invalid.
+bool parse_json_text(std::string_view text, value& out, std::string& error);
+// The same with jq 1.8's reader: its leniency and its error texts (jq_json.cpp).
+bool parse_json_jq(std::string_view text, value& out, std::string& error);
+
+}  // namespace jview::filter::detail

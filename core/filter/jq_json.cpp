@@ -1,0 +1,293 @@
+// core/filter/jq_json.cpp: a JSON reader that follows jq 1.8's own parser (src/jv_parse.c's behaviour, written
+// anew): the same leniency (nan, infinity, leading zeros, "1.") and the same error texts and positions
+// ("Unfinished JSON term at EOF at line 1, column 4"). fromjson uses it when the strict document parser rejects
+// a text, so valid JSON keeps the fast zero-copy path and invalid JSON gets jq's message.
+#include <cmath>
+#include <cstring>
+
+#include "core/filter/eval.hpp"
+#include "core/number.hpp"
+#include "core/utf8.hpp"
+
+namespace jview::filter::detail {
+
+bool parse_number_literal(std::string_view s, value& out);  // strings.cpp (tonumber)
+
+namespace {
+
+constexpr std::size_t k_max_parse_depth = 10000;
+// A second complete top-level value: jq's fromjson reports it without a position.
+constexpr char k_extra[] = "Unexpected extra JSON values";
+
+enum class last_seen : std::uint8_t { none, open_array, open_object, colon, comma, value };
+
+struct frame {
+  value container;  // array or object under construction
+  value key;        // object: the key waiting for its value (null when none)
+  bool has_key = false;
+};
+
+class jq_reader {
+ public:
+  explicit jq_reader(std::string_view text) : text_(text) {}
+
+  bool run(value& out, std::string& err) {
+    for (pos_ = 0; pos_ < text_.size(); ++pos_) {
+      const char c = text_[pos_];
+      if (c == '\n') {
+        ++line_;
+        column_ = 0;
+      } else {
+        ++column_;
+      }
+      const char* e = scan(c);
+      if (e != nullptr) return fail(e, false, err);
+      if (done_ && !stack_.empty()) continue;
+    }
+    // End of input.
+    if (in_string_) return fail("Unfinished string", true, err);
+    if (const char* e = check_literal()) return fail(e, true, err);
+    if (!stack_.empty()) return fail("Unfinished JSON term", true, err);
+    if (values_ == 0) {
+      err = "Expected JSON value";
+      return false;
+    }
+    out = std::move(result_);
+    return true;
+  }
+
+ private:
+  bool fail(const char* what, bool at_eof, std::string& err) {
+    if (what == k_extra) {
+      err = what;
+      return false;
+    }
+    err = std::string(what) + (at_eof ? " at EOF" : "") + " at line " + std::to_string(line_) + ", column " +
+          std::to_string(column_);
+    return false;
+  }
+
+  const char* scan(char c) {
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+        token_.push_back(c);
+        return nullptr;
+      }
+      if (c == '\\') {
+        escaped_ = true;
+        token_.push_back(c);
+        return nullptr;
+      }
+      if (c == '"') {
+        in_string_ = false;
+        return found_string();
+      }
+      token_.push_back(c);
+      return nullptr;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') return check_literal();
+    switch (c) {
+      case '[':
+      case '{':
+      case ':':
+      case ',':
+      case ']':
+      case '}':
+        if (const char* e = check_literal()) return e;
+        return token(c);
+      case '"':
+        if (const char* e = check_literal()) return e;
+        in_string_ = true;
+        token_.clear();
+        return nullptr;
+      default: literal_.push_back(c); return nullptr;
+    }
+  }
+
+  // A complete value: the top-level result or the pending value of the open container.
+  const char* add_value(value v) {
+    if (has_next_) return "Expected separator between values";
+    if (stack_.empty() && values_ > 0) return k_extra;
+    next_ = std::move(v);
+    has_next_ = true;
+    last_ = last_seen::value;
+    if (stack_.empty()) finish_top();
+    return nullptr;
+  }
+
+  void finish_top() {
+    result_ = std::move(next_);
+    has_next_ = false;
+    ++values_;
+    done_ = true;
+  }
+
+  const char* check_literal() {
+    if (literal_.empty()) return nullptr;
+    std::string lit;
+    lit.swap(literal_);
+    const char* pattern = nullptr;
+    value v;
+    switch (lit[0]) {
+      case 't': pattern = "true"; v = value::boolean(true); break;
+      case 'f': pattern = "false"; v = value::boolean(false); break;
+      case '\'': return "Invalid string literal; expected \", but got '";
+      case 'n':
+        if (lit.compare(0, 3, "nan") != 0) {
+          pattern = "null";
+          v = value();
+        }
+        break;
+      default: break;
+    }
+    if (pattern != nullptr) {
+      if (lit != pattern) return "Invalid literal";
+      return add_value(std::move(v));
+    }
+    value num;
+    if (!parse_number_literal(lit, num)) return "Invalid numeric literal";
+    return add_value(std::move(num));
+  }
+
+  const char* found_string() {
+    std::string s;
+    const std::string& t = token_;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const char c = t[i];
+      if (c != '\\') {
+        s.push_back(c);
+        continue;
+      }
+      ++i;
+      switch (t[i]) {
+        case '"': case '\\': case '/': s.push_back(t[i]); break;
+        case 'b': s.push_back('\b'); break;
+        case 'f': s.push_back('\f'); break;
+        case 'n': s.push_back('\n'); break;
+        case 'r': s.push_back('\r'); break;
+        case 't': s.push_back('\t'); break;
+        case 'u': {
+          std::uint32_t cp = 0;
+          if (!utf8::read_hex4(t.data() + i + 1, t.data() + t.size(), cp)) return "Invalid \\uXXXX escape";
+          i += 4;
+          if (cp >= 0xd800 && cp <= 0xdbff) {
+            std::uint32_t lo = 0;
+            if (i + 6 < t.size() + 0 && t[i + 1] == '\\' && t[i + 2] == 'u' &&
+                utf8::read_hex4(t.data() + i + 3, t.data() + t.size(), lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+              cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+              i += 6;
+            } else {
+              cp = utf8::k_replacement;
+            }
+          } else if (cp >= 0xdc00 && cp <= 0xdfff) {
+            cp = utf8::k_replacement;
+          }
+          utf8::append(s, cp);
+          break;
+        }
+        default: return "Invalid escape";
+      }
+    }
+    return add_value(value::string(std::move(s)));
+  }
+
+  const char* token(char c) {
+    switch (c) {
+      case '[':
+      case '{':
+        if (stack_.size() >= k_max_parse_depth) return "Exceeds depth limit for parsing";
+        if (has_next_) return "Expected separator between values";
+        if (stack_.empty() && values_ > 0) {
+          // Parse on: jq reports the second value only once it is complete (or its own error first).
+          extra_ = true;
+        }
+        stack_.push_back(frame{c == '[' ? value::empty_array() : value::empty_object(), value(), false});
+        last_ = c == '[' ? last_seen::open_array : last_seen::open_object;
+        return nullptr;
+      case ':': {
+        if (stack_.empty() || !stack_.back().container.is_object()) return "':' not as part of an object";
+        frame& f = stack_.back();
+        if (!has_next_ || last_ == last_seen::colon || f.has_key) return "Expected string key before ':'";
+        if (!next_.is_string()) return "Object keys must be strings";
+        f.key = std::move(next_);
+        f.has_key = true;
+        has_next_ = false;
+        last_ = last_seen::colon;
+        return nullptr;
+      }
+      case ',': {
+        if (!has_next_) return "Expected value before ','";
+        if (stack_.empty()) return "',' not as part of an object or array";
+        frame& f = stack_.back();
+        if (f.container.is_array()) {
+          f.container.array_mut().push_back(std::move(next_));
+        } else if (f.has_key) {
+          std::string tmp;
+          f.container.object_mut().set(f.key.str(tmp), std::move(next_));
+          f.has_key = false;
+        } else {
+          return "Objects must consist of key:value pairs";
+        }
+        has_next_ = false;
+        last_ = last_seen::comma;
+        return nullptr;
+      }
+      case ']': {
+        if (stack_.empty() || !stack_.back().container.is_array()) return "Unmatched ']'";
+        if (last_ == last_seen::comma) return "Expected another array element";
+        frame f = std::move(stack_.back());
+        stack_.pop_back();
+        if (has_next_) f.container.array_mut().push_back(std::move(next_));
+        has_next_ = false;
+        return close(std::move(f.container));
+      }
+      case '}': {
+        if (stack_.empty() || !stack_.back().container.is_object()) return "Unmatched '}'";
+        if (last_ == last_seen::comma) return "Expected another key-value pair";
+        frame f = std::move(stack_.back());
+        stack_.pop_back();
+        if (has_next_) {
+          if (!f.has_key) return "Objects must consist of key:value pairs";
+          std::string tmp;
+          f.container.object_mut().set(f.key.str(tmp), std::move(next_));
+        } else if (f.has_key || last_ != last_seen::open_object) {
+          return "Expected another key-value pair";
+        }
+        has_next_ = false;
+        return close(std::move(f.container));
+      }
+    }
+    return nullptr;
+  }
+
+  const char* close(value container) {
+    if (stack_.empty() && extra_) return k_extra;
+    next_ = std::move(container);
+    has_next_ = true;
+    last_ = last_seen::value;
+    if (stack_.empty()) finish_top();
+    return nullptr;
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  int line_ = 1, column_ = 0;
+  bool in_string_ = false, escaped_ = false, done_ = false;
+  std::string token_, literal_;
+  std::vector<frame> stack_;
+  value next_, result_;
+  bool has_next_ = false;
+  bool extra_ = false;
+  int values_ = 0;
+  last_seen last_ = last_seen::none;
+};
+
+}  // namespace
+
+bool parse_json_jq(std::string_view text, value& out, std::string& error) {
+  jq_reader r(text);
+  return r.run(out, error);
+}
+
+}  // namespace jview::filter::detail

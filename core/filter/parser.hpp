@@ -1,0 +1,82 @@
+// core/filter/parser.hpp: jq's grammar by precedence climbing, producing the AST of ast.hpp. Precedences follow
+// jq 1.8 (lowest first): def/label/`as` bodies, '|', ',', '//', assignments (non-assoc), or, and, comparisons
+// (non-assoc), '+ -', '* / %', unary minus, postfix ('?', '.x', '[..]'). Syntax errors are thrown as
+// compile_error with jq's wording where it is practical.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/filter/ast.hpp"
+#include "core/filter/lexer.hpp"
+#include "core/filter/program.hpp"
+
+namespace jview::filter {
+
+// An `import "path" as name;` / `import "path" as $name;` / `include "path";` directive.
+struct import_directive {
+  std::string path;
+  std::string alias;   // empty for include
+  bool data = false;   // `as $name`: a JSON data file
+  value meta;          // optional metadata object
+  std::uint32_t pos = 0;
+};
+
+struct parsed_program {
+  std::vector<import_directive> imports;
+  value module_meta;             // `module {...};`
+  std::vector<funcdef*> defs;    // library mode: the definitions
+  node* main = nullptr;          // program mode: the main expression (defs are nested funcdef nodes)
+};
+
+class parser {
+ public:
+  parser(std::string_view src, ast_arena& arena, std::string file_name = "<top-level>");
+  // A program: optional module directive and imports, then an expression (definitions in front are part of it).
+  parsed_program parse_program();
+  // A library (prelude, module): directives and definitions only.
+  parsed_program parse_library();
+
+  // The decNumber-style canonical text jq 1.8 prints for a number literal (1.50 -> 1.50, 1e5 -> 1E+5, .5 -> 0.5).
+  static std::string canonical_number(std::string_view literal);
+  // A number constant: an inline double when it prints the same as the literal, else a literal-keeping value.
+  static value number_constant(std::string_view literal, double d);
+
+ private:
+  [[noreturn]] void fail_at(std::uint32_t start, std::uint32_t end, const std::string& msg);
+  [[noreturn]] void unexpected(const char* expecting = nullptr);
+  void expect(tok t, const char* expecting = nullptr);
+  bool at(tok t) const noexcept { return lex_.cur().t == t; }
+  void advance();
+
+  void parse_directives(parsed_program& out);
+  funcdef* parse_funcdef();
+  node* parse_pipe();
+  node* parse_comma_operand();
+  node* parse_binary(int min_level);
+  node* parse_unary();
+  node* parse_postfix(node* t);
+  node* parse_postfix_term();
+  node* parse_primary();
+  node* parse_string(const std::string& format, std::uint32_t start);
+  node* parse_object();
+  node* parse_object_value();
+  node* parse_try_body();
+  void parse_patterns(std::vector<pattern*>& out);
+  pattern* parse_pattern();
+  node* make(op o, std::uint32_t pos);
+  node* make_literal(value v, std::uint32_t pos);
+  node* index_node(node* target, node* key, std::uint32_t pos);
+  node* loc_literal(std::uint32_t pos);
+
+  lexer lex_;
+  ast_arena& arena_;
+  std::string file_name_;
+  std::uint32_t prev_start_ = 0, prev_end_ = 0;  // the last consumed token (jq reports EOF errors there)
+  int depth_ = 0;
+};
+
+// Line (1-based), column (1-based) and the text of the line holding byte offset `pos`.
+void locate(std::string_view src, std::uint32_t pos, int& line, int& column, std::string& line_text);
+
+}  // namespace jview::filter

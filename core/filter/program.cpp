@@ -1,0 +1,82 @@
+// core/filter/program.cpp: write_value, the bridge from filter values to the writer: view values go out from their
+// source bytes (writer::value), constructed values through the writer's primitives, so both print alike in every
+// mode (compact, pretty, sorted keys, colour, ASCII).
+#include <algorithm>
+
+#include "core/filter/program.hpp"
+#include "core/filter/value.hpp"
+
+namespace jview::filter {
+
+void write_value(writer& w, const value& v) {
+  if (v.is_view()) {
+    w.value(v.doc(), v.node_index());
+    return;
+  }
+  switch (v.type()) {
+    case kind::null_: w.null_value(); return;
+    case kind::false_: w.boolean(false); return;
+    case kind::true_: w.boolean(true); return;
+    case kind::number: {
+      std::string_view lit = v.literal();
+      if (!lit.empty())
+        w.number_literal(lit);
+      else
+        w.number(v.number());
+      return;
+    }
+    case kind::string: {
+      std::string tmp;
+      w.string(v.str(tmp));
+      return;
+    }
+    case kind::array: {
+      const auto& items = v.array_items();
+      if (items.empty()) {
+        w.empty_container(kind::array);
+        return;
+      }
+      w.open(kind::array);
+      bool first = true;
+      for (const value& e : items) {
+        w.item(kind::array, first);
+        first = false;
+        write_value(w, e);
+      }
+      w.close(kind::array, false);
+      return;
+    }
+    case kind::object: {
+      const auto& entries = v.object_data_ref().entries;
+      if (entries.empty()) {
+        w.empty_container(kind::object);
+        return;
+      }
+      w.open(kind::object);
+      bool first = true;
+      if (w.options().sort_keys) {
+        std::vector<const value::object_data::entry*> order;
+        order.reserve(entries.size());
+        for (const auto& e : entries) order.push_back(&e);
+        std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->key < b->key; });
+        for (const auto* e : order) {
+          w.item(kind::object, first);
+          first = false;
+          w.key(e->key);
+          write_value(w, e->val);
+        }
+      } else {
+        for (const auto& e : entries) {
+          w.item(kind::object, first);
+          first = false;
+          w.key(e.key);
+          write_value(w, e.val);
+        }
+      }
+      w.close(kind::object, false);
+      return;
+    }
+  }
+}
+
+}  // namespace jview::filter

@@ -1,0 +1,78 @@
+// core/filter/program.hpp: the interface between the jq language and its users (cli/, tests, benchmarks).
+// A program is compiled once from jq source and run on each input value; results and errors are handed to
+// callbacks. Nothing here prints or exits.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/document.hpp"
+#include "core/writer.hpp"
+
+namespace jview::filter {
+
+class value;  // core/filter/value.hpp: a view node (document + index) or an owned, reference-counted value
+
+// A compile error: jq's message text (what jq 1.8 prints after "jq: error: "), and the 1-based line and column.
+struct compile_error {
+  std::string message;
+  int line = 0;
+  int column = 0;
+  int length = 1;            // added: characters to underline with '^' (jq marks the whole offending token)
+  std::string source_line;   // added: the text of that line (jq prints it under the message)
+  std::string file;          // added: the module file the error is in; empty for the main program (<top-level>)
+};
+
+// Where inputs come from, for `input`, `inputs`, `input_filename` and `$__loc__`-style error locations.
+class input_provider {
+ public:
+  virtual ~input_provider() = default;
+  // Next input value; false at the end of all inputs. Parse errors are reported by the provider itself.
+  virtual bool next(value& out) = 0;
+  // Name of the current file, or empty for stdin / none (jq's input_filename gives null then).
+  virtual std::string current_filename() const = 0;
+};
+
+struct compile_options {
+  // --arg/--argjson/--slurpfile/--rawfile values as (name, JSON text or string) pairs are set through these:
+  std::vector<std::pair<std::string, std::string>> string_args;  // $name = "text"          (--arg, --rawfile)
+  std::vector<std::pair<std::string, std::string>> json_args;    // $name = parsed JSON text (--argjson, --slurpfile)
+  std::vector<std::string> positional_strings;                   // $ARGS.positional (--args)
+  std::vector<std::string> positional_json;                      // $ARGS.positional (--jsonargs)
+  std::vector<std::string> library_paths;                        // -L
+  std::vector<std::pair<std::string, std::string>> environment;  // $ENV / env (cli reads environ)
+};
+
+// Output of one run: each result value, and at most one runtime error (jq's message text, without
+// "jq: error (at ...): ").
+struct run_callbacks {
+  std::function<void(const value&)> emit;
+  std::function<void(std::string_view message)> debug;   // `debug` builtin: the JSON text of the message
+  std::function<void(std::string_view text)> stderr_out; // `stderr` builtin
+};
+
+class program {
+ public:
+  virtual ~program() = default;
+  // Compiles jq source. Throws compile_error.
+  static std::unique_ptr<program> compile(std::string_view source, const compile_options& opts);
+  // True when the program is `.` (the CLI then writes inputs straight from the view).
+  virtual bool is_identity() const = 0;
+  // Runs on one input. Returns true on normal completion, false after a runtime error (message in `error`); the
+  // results emitted before the error stay emitted. `halt_code` is set by halt / halt_error (-1 when not halted).
+  virtual bool run(const value& input, input_provider* inputs, const run_callbacks& cb, std::string& error,
+                   int& halt_code) = 0;
+  // Added: true when the last runtime error's value was not a string. `error` then holds the value's JSON text,
+  // and jq prints "jq: error (at <file>) (not a string): <json>". For halt_error, `error` holds the exact text
+  // jq writes to stderr (a string as is, anything else as JSON plus a newline).
+  virtual bool last_error_not_string() const { return false; }
+};
+
+// Writes a value in the writer's format (view values from their source bytes).
+void write_value(writer& w, const value& v);
+
+}  // namespace jview::filter

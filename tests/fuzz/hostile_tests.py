@@ -1,0 +1,766 @@
+#!/usr/bin/env python3
+"""Hostile and broken input, and system faults, against the jview executable: each case asserts the exact exit
+status, the stdout bytes (values before an error are still written) and a stderr pattern, and that jview neither
+crashes (no signal, no sanitizer report, no uncaught exception) nor hangs (every run has a timeout).
+
+A case marked `known=` documents a bug that is not fixed yet: when it fails it is counted as a known failure
+(listed, but the suite still passes); when it passes it is reported as fixed, so the mark can be removed.
+
+Usage: hostile_tests.py --jview PATH [--shared DIR] [--only REGEX] [--slow]
+  --slow adds the real (not sparse) 4.2 GiB file (about 35 s and 4.2 GB of disk).
+Prints `hostile: N passed, N failed` (and the known failures) at the end; exit 1 when any unmarked case failed."""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TIMEOUT = 20  # seconds for any one run: a correct jview needs well under one for every case here
+
+
+class Result:
+    def __init__(self, rc, out, err, timed_out=False, seconds=0.0):
+        self.rc, self.out, self.err, self.timed_out, self.seconds = rc, out, err, timed_out, seconds
+
+
+def run(cmd, stdin=b"", timeout=TIMEOUT, preexec=None, cwd=None, stdin_file=None, stdout_file=None):
+    """Runs cmd; stdin bytes (or an open file), stdout captured (or sent to stdout_file). Never raises on timeout."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.Popen(cmd, stdin=stdin_file if stdin_file is not None else subprocess.PIPE,
+                             stdout=stdout_file if stdout_file is not None else subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=preexec, cwd=cwd)
+    except OSError as e:
+        return Result(-999, b"", str(e).encode())
+    try:
+        out, err = p.communicate(None if stdin_file is not None else stdin, timeout=timeout)
+        return Result(p.returncode, out or b"", err, seconds=time.monotonic() - t0)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        return Result(p.returncode, out or b"", err, timed_out=True, seconds=time.monotonic() - t0)
+
+
+def excerpt(b, n=300):
+    return repr(b[:n]) + ("..." if len(b) > n else "")
+
+
+class Suite:
+    def __init__(self, jview, shared, tmp, only):
+        self.jview = jview
+        self.shared = shared
+        self.tmp = tmp
+        self.only = re.compile(only) if only else None
+        self.passed = 0
+        self.failed = []
+        self.known = []   # (name, note, detail)
+        self.fixed = []   # known bugs that passed
+        self.verbose = False
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def write(self, name, data):
+        """Writes a file in the temporary directory (every run's working directory); returns its relative name,
+        which is what jview prints in messages."""
+        with open(self.path(name), "wb") as f:
+            f.write(data)
+        return name
+
+    def wanted(self, name):
+        return self.only is None or self.only.search(name)
+
+    def problems(self, r, exit=0, stdout=None, stdout_re=None, stderr=None, stderr_re=None, max_seconds=None):
+        """The differences between a run and its expectations (empty when it behaved)."""
+        p = []
+        if r.timed_out:
+            p.append(f"did not finish within the timeout ({r.seconds:.1f} s)")
+        elif r.rc < 0:
+            p.append(f"killed by signal {-r.rc} ({signal.Signals(-r.rc).name})")
+        elif r.rc not in (exit if isinstance(exit, tuple) else (exit,)):
+            p.append(f"exit {r.rc} != {exit}")
+        for marker in (b"AddressSanitizer", b"runtime error:", b"terminate called", b"Segmentation fault"):
+            if marker in r.err:
+                p.append(f"stderr has {marker.decode()!r}")
+        if stdout is not None and r.out != stdout:
+            p.append(f"stdout {excerpt(r.out)} != {excerpt(stdout)}")
+        if stdout_re is not None and not re.search(stdout_re, r.out):
+            p.append(f"stdout {excerpt(r.out)} !~ {stdout_re!r}")
+        if stderr is not None and r.err != stderr:
+            p.append(f"stderr {excerpt(r.err)} != {excerpt(stderr)}")
+        if stderr_re is not None and not re.search(stderr_re, r.err):
+            p.append(f"stderr {excerpt(r.err)} !~ {stderr_re!r}")
+        if max_seconds is not None and r.seconds > max_seconds and not r.timed_out:
+            p.append(f"took {r.seconds:.1f} s (more than {max_seconds} s)")
+        return p
+
+    def record(self, name, problems, known=None):
+        if self.verbose:
+            print(f"{'ok' if not problems else 'KNOWN' if known else 'FAIL'}: {name}")
+        if not problems:
+            if known:
+                self.fixed.append(name)
+            self.passed += 1
+        elif known:
+            self.known.append((name, known, "; ".join(problems)))
+        else:
+            self.failed.append((name, "; ".join(problems)))
+
+    def case(self, name, cmd, known=None, stdin=b"", timeout=TIMEOUT, preexec=None, stdin_file=None, **expect):
+        if not self.wanted(name):
+            return None
+        r = run(cmd, stdin, timeout=timeout, preexec=preexec, cwd=self.tmp, stdin_file=stdin_file)
+        self.record(name, self.problems(r, **expect), known)
+        if self.verbose and r.seconds > 1:
+            print(f"hostile: {r.seconds:.1f} s: {name}")
+        return r
+
+    def jv(self, *args):
+        return [self.jview] + list(args)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Helpers for the position-by-position cases.
+
+def top_level_ends(text):
+    """Byte offsets one past each top-level value of a JSON text (values are containers or strings)."""
+    dec = json.JSONDecoder()
+    s = text.decode("utf-8")
+    ends, i = [], 0
+    while True:
+        while i < len(s) and s[i] in " \t\r\n":
+            i += 1
+        if i == len(s):
+            return ends
+        _, i = dec.raw_decode(s, i)
+        ends.append(len(s[:i].encode("utf-8")))
+
+
+def line_col(data, k):
+    """jview's location of byte k: 1-based line, 1-based column in characters."""
+    before = data[:k]
+    line = before.count(b"\n") + 1
+    last = before[before.rfind(b"\n") + 1:]
+    col = sum(1 for b in last if (b & 0xC0) != 0x80) + 1
+    return line, col
+
+
+def string_spans(data):
+    """(start, end) byte ranges of string contents (between the quotes) in a valid JSON text."""
+    spans, i, n = [], 0, len(data)
+    while i < n:
+        if data[i] == 0x22:
+            j = i + 1
+            while data[j] != 0x22:
+                j += 2 if data[j] == 0x5C else 1
+            spans.append((i + 1, j))
+            i = j + 1
+        else:
+            i += 1
+    return spans
+
+
+def char_boundaries_outside_escapes(data, start, end):
+    """Positions in [start, end] that start a character and are not inside an escape sequence."""
+    out, i = [], start
+    while i <= end:
+        out.append(i)
+        if i == end:
+            break
+        if data[i] == 0x5C:
+            i += 6 if data[i + 1] == ord("u") else 2
+        elif data[i] >= 0xC0:
+            i += 2 if data[i] < 0xE0 else 3 if data[i] < 0xF0 else 4
+        else:
+            i += 1
+    return out
+
+
+UTF8_DOC = ('{"name": "caf\\u00e9 ok", "text": "h\u00e9llo w\u00f6rld \u20acuro \U0001F600 end",\n'
+            ' "list": ["ascii", "\u65e5\u672c\u8a9e\u30c6\u30ad\u30b9\u30c8", 12.5e3, {"k": "\u03c9"}]}\n'
+            '["second value", "\u03c9mega"]\n"third \u00fc"\n').encode("utf-8")
+
+TRUNC_DOCS = [
+    ('{"a":[1,-2.5e+3,true,false,null,{"b":"x\\"y\\\\z\\u00e9\\ud83d\\ude00"}],"c":{}}\n'
+     '[[],[{}],"",0]\n{"deep":[[[[{"k":[-0.0, 1E400, 100000000000000000001]}]]]]}').encode(),
+    UTF8_DOC,
+]
+
+# Invalid UTF-8 sequences: stray continuation, overlong, surrogate, above U+10FFFF, bad lead bytes, truncated.
+BAD_UTF8 = [b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+            b"\xf5\x80\x80\x80", b"\xf8", b"\xfe", b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98"]
+
+TRUNC_MESSAGES = (rb"(unexpected end of input|unterminated string|invalid literal|invalid number|"
+                  rb"invalid \\u escape in string|lone surrogate in \\u escape|invalid UTF-8)")
+
+
+def parallel(jobs, fn):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as ex:
+        return list(ex.map(fn, jobs))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+def empty_and_whitespace(s):
+    for name, data in (("empty file", b""), ("whitespace only", b" \n\t\r\n  "), ("lone BOM (jq 1.8: no output)",
+                       b"\xef\xbb\xbf"), ("BOM then whitespace", b"\xef\xbb\xbf \n")):
+        f = s.write("in.json", data)
+        s.case(f"{name}: file", s.jv(".", f), stdout=b"", stderr=b"", exit=0)
+        s.case(f"{name}: stdin", s.jv("."), stdin=data, stdout=b"", stderr=b"", exit=0)
+    s.case("BOM then a value", s.jv("-c", "."), stdin=b"\xef\xbb\xbf[1]", stdout=b"[1]\n", exit=0)
+    s.case("a BOM after the first value is an error", s.jv("-c", "."), stdin=b"[1]\xef\xbb\xbf[2]",
+           stdout=b"[1]\n", exit=5, stderr_re=rb"^jview: error: <stdin>:1:4: unexpected character\n")
+    s.case("-e on empty input: no output, exit 4", s.jv("-e", "."), stdin=b"", stdout=b"", exit=4)
+
+
+def nul_bytes(s):
+    cases = [
+        ("NUL alone", b"\x00", b"", b"1:1: unexpected character"),
+        ("NUL after a value", b"1 \x00", b"1\n", b"1:3: unexpected character"),
+        ("NUL in an array", b"[1,\x00]", b"", b"1:4: unexpected character"),
+        ("NUL in a string", b'"a\x00b"', b"", b"1:3: unescaped control character in string"),
+        ("NUL in a key", b'{"a\x00":1}', b"", b"1:4: unescaped control character in string"),
+        ("NULs after a newline", b'{"a":1}\n\x00\x00\x00', b'{"a":1}\n', b"2:1: unexpected character"),
+    ]
+    for name, data, out, msg in cases:
+        f = s.write("nul.json", data)
+        s.case(f"{name}: file", s.jv("-c", ".", f), stdout=out, exit=5,
+               stderr_re=b"^jview: error: " + re.escape(f.encode()) + b":" + re.escape(msg) + b"\n")
+        s.case(f"{name}: stdin", s.jv("-c", "."), stdin=data, stdout=out, exit=5,
+               stderr_re=b"^jview: error: <stdin>:" + re.escape(msg) + b"\n")
+    s.case("-R keeps NUL bytes of raw lines", s.jv("-R", "."), stdin=b"a\x00b\n", stdout=b'"a\\u0000b"\n')
+
+
+def invalid_utf8_everywhere(s):
+    """A bad sequence inserted at every character boundary of UTF8_DOC: inside strings it is "invalid UTF-8", outside
+    some syntax error, always at that byte's line and column, with the complete values before it written."""
+    if not s.wanted("invalid UTF-8 at every position"):
+        return
+    full = run(s.jv("-c", "."), UTF8_DOC)
+    if full.rc != 0:
+        s.record("invalid UTF-8 at every position: the clean document", [f"exit {full.rc}: {full.err[:300]!r}"])
+        return
+    lines = full.out.splitlines(keepends=True)
+    ends = top_level_ends(UTF8_DOC)
+    inside = set()
+    for a, b in string_spans(UTF8_DOC):
+        inside.update(char_boundaries_outside_escapes(UTF8_DOC, a, b))
+    positions = sorted(set(char_boundaries_outside_escapes(UTF8_DOC, 0, len(UTF8_DOC))))
+    rnd = random.Random(8)
+    jobs = []
+    for k in positions:
+        bad = BAD_UTF8[k % len(BAD_UTF8)]
+        for via in ("file", "stdin"):
+            jobs.append((k, bad, via))
+    # And every bad sequence at a few fixed places.
+    for bad in BAD_UTF8:
+        for k in rnd.sample(sorted(inside), 3):
+            jobs.append((k, bad, "file"))
+
+    def one(job):
+        k, bad, via = job
+        data = UTF8_DOC[:k] + bad + UTF8_DOC[k:]
+        before = b"".join(lines[:sum(1 for e in ends if e <= k)])
+        line, col = line_col(data, k)
+        if via == "file":
+            name = f"u{k}_{bad.hex()}.json"
+            f = s.write(name, data)
+            r = run(s.jv("-c", ".", f), cwd=s.tmp)
+            where = name.encode()
+        else:
+            r = run(s.jv("-c", "."), data)
+            where = b"<stdin>"
+        msg = rb"invalid UTF-8" if k in inside else rb"[a-z',:{}\[\] ]+"
+        pat = b"^jview: error: " + re.escape(where) + f":{line}:{col}: ".encode() + msg + b"\n"
+        return (k, bad, via), s.problems(r, exit=5, stdout=before, stderr_re=pat)
+
+    bad_runs = [(j, p) for j, p in parallel(jobs, one) if p]
+    s.record(f"invalid UTF-8 at every position ({len(jobs)} runs)",
+             [f"{len(bad_runs)} runs failed; first: insert {bad_runs[0][0][1].hex()} at byte {bad_runs[0][0][0]} "
+              f"({bad_runs[0][0][2]}): {'; '.join(bad_runs[0][1])}"] if bad_runs else [])
+    # Replacement mode (jq's default behaviour) turns the same inputs into values.
+    s.case("invalid UTF-8 with --replace-invalid-utf8 becomes U+FFFD", s.jv("-c", "--replace-invalid-utf8", "."),
+           stdin=b'{"a":"x\xffy\xc0\x80"} ["\xed\xa0\x80"]',
+           stdout='{"a":"x\ufffdy\ufffd\ufffd"}\n["\ufffd\ufffd\ufffd"]\n'.encode())
+
+
+def truncation_everywhere(s):
+    """Every prefix of a few documents: the complete values are written; then either the prefix ends cleanly
+    (exit 0) or a truncation error (exit 5); never a crash or a hang. Mapped files and stdin both."""
+    if not s.wanted("truncation at every byte"):
+        return
+    docs = list(TRUNC_DOCS)
+    with open(os.path.join(s.shared, "corpus", "small", "demo.json"), "rb") as f:
+        docs.append(f.read())
+    for d, doc in enumerate(docs):
+        full = run(s.jv("-c", "."), doc)
+        if full.rc != 0:
+            s.record(f"truncation at every byte: document {d} is clean", [f"exit {full.rc}: {full.err[:300]!r}"])
+            continue
+        lines = full.out.splitlines(keepends=True)
+        ends = top_level_ends(doc)
+
+        def one(job):
+            k, via = job
+            prefix = doc[:k]
+            m = sum(1 for e in ends if e <= k)
+            rest = prefix[ends[m - 1] if m else 0:]
+            clean = rest.strip(b" \t\r\n") == b""
+            if via == "file":
+                name = f"t{d}_{k}.json"
+                f = s.write(name, prefix)
+                r = run(s.jv("-c", ".", f), cwd=s.tmp)
+                where = name.encode()
+            else:
+                r = run(s.jv("-c", "."), prefix)
+                where = b"<stdin>"
+            if clean:
+                return job, s.problems(r, exit=0, stdout=b"".join(lines[:m]), stderr=b"")
+            pat = b"^jview: error: " + re.escape(where) + rb":\d+:\d+: " + TRUNC_MESSAGES + b"\n"
+            return job, s.problems(r, exit=5, stdout=b"".join(lines[:m]), stderr_re=pat)
+
+        # Every cut as a mapped file; the two small documents also through a pipe.
+        jobs = [(k, via) for k in range(len(doc) + 1) for via in (("file", "stdin") if d < 2 else ("file",))]
+        bad = [(j, p) for j, p in parallel(jobs, one) if p]
+        s.record(f"truncation at every byte of document {d} ({len(doc)} bytes, {len(jobs)} runs)",
+                 [f"{len(bad)} runs failed; first: cut at {bad[0][0][0]} ({bad[0][0][1]}): {'; '.join(bad[0][1])}"]
+                 if bad else [])
+
+
+def deep_nesting(s):
+    n = 10 ** 6
+    deep = s.write("deep.json", b"[" * n + b"]" * n)
+    s.case("10^6 nested arrays: depth error at column 10001", s.jv("-c", ".", deep), stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: deep\.json:1:10001: exceeds maximum nesting depth\n", max_seconds=5)
+    s.case("10^6 nested arrays on stdin", s.jv("-c", "."), stdin=b"[" * n + b"]" * n, stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: <stdin>:1:10001: exceeds maximum nesting depth\n", max_seconds=5)
+    s.case("10^6 unclosed arrays", s.jv("-c", "."), stdin=b"[" * n, stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: <stdin>:1:10001: exceeds maximum nesting depth\n")
+    deepo = s.write("deepo.json", b'{"a":' * n + b"1" + b"}" * n)
+    s.case("10^6 nested objects: depth error", s.jv("-c", ".", deepo), stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: deepo\.json:1:50001: exceeds maximum nesting depth\n")
+    s.case("depth 10000 is accepted (jq's limit)", s.jv("-c", "."), stdin=b"[" * 10000 + b"]" * 10000,
+           stdout=b"[" * 10000 + b"]" * 10000 + b"\n")
+    s.case("10^6 nested arrays with --max-depth 2000000: written back", s.jv("--max-depth", "2000000", "-c", ".", deep),
+           stdout=b"[" * n + b"]" * n + b"\n", max_seconds=5)
+    s.case("10^6 nested arrays with --max-depth: a path into it", s.jv("--max-depth", "2000000", "-c",
+           ".[0][0][0]|length", deep), stdout=b"1\n")
+    s.case("10^6 nested arrays with --max-depth: walk fails cleanly", s.jv("--max-depth", "2000000", "-c",
+           "walk(.)|length", deep), stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
+    s.case("10^6 nested arrays with --max-depth: tojson", s.jv("--max-depth", "2000000", "tojson|length", deep),
+           exit=0, stdout_re=rb"^\d+\n$",
+           known="tojson of a view recurses once per level (append_view in core/filter): segfault past ~10^5 levels")
+    s.case("a constructed value 10^5 deep is written",
+           s.jv("-nc", "reduce range(100000) as $i (null; [.])"), stdin=b"",
+           stdout=b"[" * 100000 + b"null" + b"]" * 100000 + b"\n",
+           known="filter::write_value (core/filter/program.cpp) recurses once per level: segfault at ~10^5 levels")
+    s.case("a constructed value 10^6 deep is freed",
+           s.jv("-nc", "reduce range(1000000) as $i (null; [.]) | length"), stdin=b"", stdout=b"1\n",
+           known="filter::detail::release (core/filter/value.cpp) frees nested boxes recursively: segfault at 10^6")
+
+
+def big_values(s):
+    n = 100 * 1000 * 1000
+    big = s.write("str100m.json", b'"' + b"x" * n + b'"')
+    s.case("100 MB string: length", s.jv("length", big), stdout=b"100000000\n", max_seconds=10)
+    r = run(s.jv(".", big), timeout=60, cwd=s.tmp)
+    s.record("100 MB string: written back", s.problems(r, stdout=None) +
+             ([] if r.out == b'"' + b"x" * n + b'"\n' else [f"output of {len(r.out)} bytes differs"]))
+    with open(s.path(big), "rb") as f:
+        s.case("100 MB string on stdin", s.jv("length"), stdin_file=f, stdout=b"100000000\n", max_seconds=10)
+    keys = b"{" + b",".join(b'"k%d":%d' % (i, i) for i in range(10 ** 6)) + b"}"
+    kf = s.write("keys1m.json", keys)
+    s.case("object with 10^6 keys: length", s.jv("length", kf), stdout=b"1000000\n", max_seconds=10)
+    s.case("object with 10^6 keys: written back", s.jv("-c", ".", kf), stdout=keys + b"\n", max_seconds=10)
+    s.case("object with 10^6 keys: last key", s.jv(".k999999", kf), stdout=b"999999\n", max_seconds=10)
+    s.case("object with 10^6 keys: keys|length", s.jv("keys|length", kf), stdout=b"1000000\n", max_seconds=20)
+    digits = b"1" * 100000
+    frac = b"-0." + b"5" * 100000
+    expo = b"1e" + b"9" * 100000
+    nf = s.write("digits.json", digits + b" " + frac + b" " + expo + b" [" + digits + b"]")
+    s.case("numbers with 10^5 digits are kept as written", s.jv("-c", ".", nf),
+           stdout=digits + b"\n" + frac + b"\n" + expo + b"\n[" + digits + b"]\n")
+    s.case("numbers with 10^5 digits on stdin", s.jv("-c", "."), stdin=digits + b" " + frac,
+           stdout=digits + b"\n" + frac + b"\n")
+    s.case("arithmetic on 10^5-digit numbers: jq's clamped double", s.jv("-c", ". + 0", nf),
+           stdout=b"1.7976931348623157e+308\n-0.5555555555555556\n1.7976931348623157e+308\n", exit=5,
+           stderr_re=rb"cannot be added")
+    s.case("10^5 zeros after the point", s.jv("-c", "."), stdin=b"0." + b"0" * 100000 + b"1",
+           stdout=b"0." + b"0" * 100000 + b"1\n")
+
+
+def duplicate_keys(s):
+    dup = b'{"a":1,"b":2,"a":3}'
+    note = ("duplicate keys are written from the view as they are: jq keeps one member per key, the last value at "
+            "the first key's position (lead: core/writer.cpp, and the view's length/iteration/equality)")
+    s.case("duplicate keys: .a is the last value", s.jv(".a"), stdin=dup, stdout=b"3\n")
+    s.case("duplicate keys: keys", s.jv("-c", "keys"), stdin=dup, stdout=b'["a","b"]\n')
+    s.case("duplicate keys: . + {} (constructed)", s.jv("-c", ". + {}"), stdin=dup, stdout=b'{"a":3,"b":2}\n')
+    s.case("duplicate keys: . (identity)", s.jv("-c", "."), stdin=dup, stdout=b'{"a":3,"b":2}\n', known=note)
+    s.case("duplicate keys: pretty", s.jv("."), stdin=dup, stdout=b'{\n  "a": 3,\n  "b": 2\n}\n', known=note)
+    s.case("duplicate keys: sorted", s.jv("-S", "-c", "."), stdin=dup, stdout=b'{"a":3,"b":2}\n', known=note)
+    s.case("duplicate keys: length", s.jv("length"), stdin=dup, stdout=b"2\n", known=note)
+    s.case("duplicate keys: values", s.jv("-c", ". | [.[]]"), stdin=dup, stdout=b"[3,2]\n", known=note)
+    s.case("duplicate keys: to_entries", s.jv("-c", "to_entries"), stdin=dup,
+           stdout=b'[{"key":"a","value":3},{"key":"b","value":2}]\n', known=note)
+    s.case("duplicate keys: tojson", s.jv("-c", "tojson"), stdin=dup, stdout=b'"{\\"a\\":3,\\"b\\":2}"\n',
+           known=note)
+    s.case("duplicate keys: equality", s.jv("-c", '. == {"a":3,"b":2}'), stdin=dup, stdout=b"true\n", known=note)
+    s.case("duplicate keys: nested, in an array", s.jv("-c", "."), stdin=b'[{"x":{"k":1,"k":[2]}}]',
+           stdout=b'[{"x":{"k":[2]}}]\n', known=note)
+
+
+def files_that_are_not_files(s):
+    d = "adir"
+    os.makedirs(s.path(d), exist_ok=True)
+    s.case("a directory", s.jv(".", d), stdout=b"", exit=2,
+           stderr=f"jview: error: Could not open {d}: Is a directory\n".encode())
+    ok = s.write("ok.json", b"[1]")
+    s.case("a directory between files: the others are read, exit 2", s.jv("-c", ".", ok, d, ok),
+           stdout=b"[1]\n[1]\n", exit=2, stderr_re=rb"Is a directory")
+    s.case("a missing file", s.jv(".", s.path("nope.json")), stdout=b"", exit=2,
+           stderr_re=rb"^jview: error: Could not open .*nope\.json: No such file or directory\n$")
+    fifo = s.path("fifo")
+    if os.path.exists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    if s.wanted("a FIFO"):
+        p = subprocess.Popen(s.jv("-c", ".", fifo), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=s.tmp)
+        with open(fifo, "wb") as w:
+            w.write(b'{"a":1}\n')
+            w.flush()
+            time.sleep(0.05)
+            w.write(b"[2]")
+        try:
+            out, err = p.communicate(timeout=TIMEOUT)
+            s.record("a FIFO given as a file", s.problems(Result(p.returncode, out, err), stdout=b'{"a":1}\n[2]\n'))
+        except subprocess.TimeoutExpired:
+            p.kill()
+            s.record("a FIFO given as a file", ["hangs"])
+    s.case("/dev/null", s.jv(".", "/dev/null"), stdout=b"", exit=0)
+    s.case("/dev/zero as a file fails fast (NUL bytes)", s.jv(".", "/dev/zero"), timeout=2, stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: /dev/zero:1:1: unexpected character\n",
+           known="core/input.cpp find_boundary: a NUL byte starts a 'scalar' that only whitespace or punctuation "
+                 "ends, so the stream reader waits for more input forever (memory grows ~80 MB/s)")
+    with open("/dev/zero", "rb") as z:
+        s.case("/dev/zero on stdin fails fast", s.jv("."), stdin_file=z, timeout=2, stdout=b"", exit=5,
+               stderr_re=rb"^jview: error: <stdin>:1:1: unexpected character\n",
+               known="same as /dev/zero as a file (core/input.cpp find_boundary)")
+    s.case("a stream of garbage without separators fails fast", s.jv("."),
+           stdin=b"\x01" * (8 << 20), timeout=10, stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: <stdin>:1:1: unexpected character\n", max_seconds=5)
+    s.case("a regular file of 100 MB of NULs fails at once", s.jv(".", sparse_zeros(s, 100 << 20)), stdout=b"",
+           exit=5, stderr_re=rb":1:1: unexpected character\n", max_seconds=2)
+
+
+def sparse_zeros(s, size):
+    with open(s.path("zeros.bin"), "wb") as f:
+        f.truncate(size)
+    return "zeros.bin"
+
+
+def unreadable(s):
+    secret = s.write("secret.json", b"[1]")
+    os.chmod(s.path(secret), 0)
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        nobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if setpriv else []
+        if nobody and s.wanted("unreadable file"):
+            os.chmod(s.tmp, 0o755)  # the temporary directory must be searchable by nobody
+        if nobody and s.wanted("unreadable file") and run(nobody + [s.jview, "--version"]).rc != 0:
+            print("hostile: SKIP unreadable file: nobody cannot run jview here (a directory on its path is private)")
+        elif nobody and s.wanted("unreadable file"):
+            # Root reads anything: run jview as nobody instead.
+            s.case("unreadable file (as nobody)", [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+                   s.jview, ".", secret], stdout=b"", exit=2,
+                   stderr=f"jview: error: Could not open {secret}: Permission denied\n".encode())
+        elif s.wanted("unreadable file"):
+            print("hostile: SKIP unreadable file: running as root and setpriv is missing")
+    else:
+        s.case("unreadable file", s.jv(".", secret), stdout=b"", exit=2,
+               stderr=f"jview: error: Could not open {secret}: Permission denied\n".encode())
+    # A read that fails after a successful open: /proc/self/mem reads EIO at address 0.
+    s.case("a read error (EIO) after open", s.jv(".", "/proc/self/mem"), stdout=b"", exit=2,
+           stderr_re=rb"^jview: error: /proc/self/mem: Input/output error\n$")
+    s.case("--rawfile of a directory", s.jv("-n", "$x", "--rawfile", "x", "."), stdout=b"", exit=2,
+           stderr_re=rb"Is a directory")
+    s.case("--slurpfile of invalid JSON", s.jv("-n", "$x", "--slurpfile", "x", s.write("bad.json", b"[1,")),
+           stdout=b"", exit=2, stderr_re=rb"unexpected end of input")
+    s.case("--arg before the filter (jq's usual order)", s.jv("-n", "--arg", "x", "1", "$x"), stdout=b'"1"\n',
+           known="cli/options.cpp: --arg/--argjson/--rawfile/--slurpfile (2 values each) also take the filter: "
+                 "`jview -n --arg x 1 '$x'` fails with '--arg: At Most 2 required but received 3', exit 2")
+
+
+def shrinking_file(s):
+    """The file is truncated while jview has it mapped and is blocked writing output: the pages past the new end
+    raise SIGBUS, which must become an error message."""
+    if not s.wanted("shrinks while mapped"):
+        return
+    line = b'{"id":12345,"name":"abcdefghij","tags":[1,2,3]}\n'
+    f = s.write("shrink.json", line * (20 * 1000 * 1000 // len(line)))
+    p = subprocess.Popen(s.jv("-c", ".", f), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=s.tmp, bufsize=0)
+    head = p.stdout.read(1000)  # jview now blocks on a full pipe with most of the file unread
+    time.sleep(0.2)
+    os.truncate(s.path(f), 1000)
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+        r = Result(p.returncode, head + out, err)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        r = Result(0, b"", b"", timed_out=True)
+    pr = s.problems(r, exit=2, stderr_re=rb"jview: error: an input file shrank while it was being read")
+    # The output is whole values, then possibly the start of one: the handler exits at once, so the output ends
+    # where the last 64 KiB flush ended (values buffered since then are lost with the file's tail).
+    lines = r.out.split(b"\n")
+    if len(lines) < 20 or any(l != line.rstrip(b"\n") for l in lines[:-1]) or not line.startswith(lines[-1]):
+        pr.append("the values before the error are not intact")
+    s.record("a file that shrinks while mapped: SIGBUS becomes an error", pr)
+
+
+def huge_files(s, slow):
+    p = "sparse.json"
+    with open(s.path(p), "wb") as f:
+        f.write(b'{"a":1}\n')
+        f.seek(5 << 30)
+        f.write(b'\n{"b":2}\n')
+    s.case("sparse 5 GiB file: values, then an error at the hole (NUL bytes)", s.jv("-c", ".", p),
+           stdout=b'{"a":1}\n', exit=5, stderr_re=rb"^jview: error: sparse\.json:2:1: unexpected character\n",
+           max_seconds=3)
+    os.unlink(s.path(p))
+    if not slow:
+        return
+    p = "big.json"
+    with open(s.path(p), "wb") as f:
+        f.write(b'{"a":1}\n')
+        chunk = b" " * (64 << 20)
+        for _ in range((4 << 30) // len(chunk) + 2):
+            f.write(chunk)
+        f.write(b'\n{"b":2}\n"over 4 GiB"\nx')
+    s.case("a real 4.2 GiB file: values past 4 GiB, error line counted", s.jv("-c", ".", p), timeout=300,
+           stdout=b'{"a":1}\n{"b":2}\n"over 4 GiB"\n', exit=5,
+           stderr_re=rb"^jview: error: big\.json:5:1: unexpected character\n")
+    os.unlink(s.path(p))
+
+
+def programs(s):
+    for prog in ("def f: f; f", "def f: 1 + f; f", "def f: [f]; f", "def f(g): f(g|g); f(.)"):
+        s.case(f"endless recursion `{prog}`: a clear error", s.jv("-n", prog), stdout=b"", exit=5,
+               stderr_re=rb"Maximum recursion depth exceeded")
+    s.case("1000 nested parentheses: a compile error, not a crash", s.jv("-n", "(" * 1000 + "1" + ")" * 1000),
+           stdout=b"", exit=3, stderr_re=rb"nests too deeply")
+    for name, text in (("100000 unary minus", "-" * 100000 + "1"), ("100000 nested parentheses",
+                       "(" * 100000 + "1" + ")" * 100000), ("100000 pipes", ".a|" * 100000 + ".")):
+        f = s.write("prog.jq", text.encode())
+        s.case(f"program of {name} (-f): no crash", s.jv("-n", "-f", f), exit=3, stderr_re=rb"error",
+               known=("core/filter/compile.cpp resolver::resolve recurses once per unary minus: the parser's "
+                      "depth limit (2000) does not count them; segfault at ~30000") if "minus" in name else None)
+    s.case("a filter that starts with '[' (CLI11 vector syntax)", s.jv("-nc", "[1,2]"), stdout=b"[1,2]\n",
+           known="cli/options.cpp: CLI11 splits a positional argument written [a,b] into a list: "
+                 "`jview -nc '[1,2]'` prints 1, `jview -n '[]'` prints the usage (exit 2)")
+    s.case("a file name in brackets", s.jv("-c", ".", s.write("[x].json", b"1")), stdout=b"1\n")
+    s.case("a file name in brackets with a comma", s.jv("-c", ".", s.write("[x,y].json", b"1")), stdout=b"1\n")
+
+
+def closed_and_full_outputs(s):
+    nd = s.write("nd.json", b'{"id":12345,"name":"abcdefghij","tags":[1,2,3]}\n' * 200000)
+    for name, args in (("identity", ["-c", ".", nd]), ("filter", ["-c", ".id", nd]), ("-n generator",
+                       ["-n", "range(100000000)"])):
+        if not s.wanted(f"closed stdout ({name})"):
+            continue
+        p = subprocess.Popen(s.jv(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=s.tmp)
+        first = p.stdout.readline()
+        p.stdout.close()  # like `| head -1`
+        try:
+            err = p.stderr.read()
+            p.wait(timeout=TIMEOUT)
+            r = Result(p.returncode, first, err)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            r = Result(0, first, b"", timed_out=True)
+        s.record(f"closed stdout ({name}): quiet, exit 0", s.problems(r, exit=0, stderr=b"") +
+                 ([] if first.strip() else ["no first line"]))
+    for name, args in (("identity", ["-c", ".", nd]), ("one value", ["-n", "1"]), ("filter", ["-c", ".id", nd])):
+        if not s.wanted(f"/dev/full ({name})"):
+            continue
+        with open("/dev/full", "wb") as full:
+            p = subprocess.Popen(s.jv(*args), stdout=full, stderr=subprocess.PIPE, cwd=s.tmp)
+            err = p.communicate(timeout=TIMEOUT)[1]
+        s.record(f"/dev/full ({name}): message, exit 2", s.problems(
+            Result(p.returncode, b"", err), exit=2,
+            stderr=b"jview: error: writing output: No space left on device\n"))
+    if s.wanted("stdout closed"):
+        p = subprocess.Popen(s.jv("-n", "1"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             preexec_fn=lambda: os.close(1))
+        err = p.communicate(timeout=TIMEOUT)[1]
+        s.record("stdout closed (fd 1 not open): message, exit 2", s.problems(
+            Result(p.returncode, b"", err), exit=2, stderr=b"jview: error: writing output: Bad file descriptor\n"))
+    note = ("cli/: fmt::print(stderr, ...) throws when stderr cannot be written (closed, broken pipe): "
+            "std::terminate, SIGABRT (exit 134) instead of the error's exit status")
+    if s.wanted("stderr closed"):
+        p = subprocess.Popen(s.jv("-n", '"x"|error'), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             preexec_fn=lambda: os.close(2))
+        p.communicate(timeout=TIMEOUT)
+        s.record("stderr closed, runtime error: exit 5, no abort",
+                 s.problems(Result(p.returncode, b"", b""), exit=5), known=note)
+        r_fd, w_fd = os.pipe()
+        os.close(r_fd)
+        p = subprocess.Popen(s.jv("-c", ".", s.write("trunc.json", b"[1] [")), stdout=subprocess.PIPE, stderr=w_fd,
+                             cwd=s.tmp)
+        out = p.communicate(timeout=TIMEOUT)[0]
+        os.close(w_fd)
+        s.record("stderr a broken pipe, parse error: exit 5, values written",
+                 s.problems(Result(p.returncode, out, b""), exit=5, stdout=b"[1]\n"))
+        r_fd, w_fd = os.pipe()
+        os.close(r_fd)
+        p = subprocess.Popen(s.jv("-n", '1, ("x"|error)'), stdout=subprocess.PIPE, stderr=w_fd, cwd=s.tmp)
+        out = p.communicate(timeout=TIMEOUT)[0]
+        os.close(w_fd)
+        s.record("stderr a broken pipe, runtime error: exit 5, values written",
+                 s.problems(Result(p.returncode, out, b""), exit=5, stdout=b"1\n"), known=note)
+
+
+def limit_memory(mb):
+    def f():
+        resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20))
+    return f
+
+
+def out_of_memory(s):
+    note = ("std::bad_alloc from the filter or the reader is not caught: `terminate called ... std::bad_alloc`, "
+            "SIGABRT; wanted a clear 'out of memory' error and a non-zero exit (cli/run.cpp, core/input.cpp fill)")
+    for prog in ("[range(100000000)] | length", '"x" * 1000000000 | length', "[range(10000000)|tostring]|length"):
+        s.case(f"ulimit -v 200 MB: `{prog}`", s.jv("-n", prog), preexec=limit_memory(200), stdout=b"",
+               exit=(2, 5), stderr_re=rb"^jview: error.*out of memory", known=note)
+    s.case("ulimit -v 128 MB: /dev/zero", s.jv(".", "/dev/zero"), preexec=limit_memory(128), timeout=5,
+           stdout=b"", exit=5, stderr_re=rb"(unexpected character|out of memory)",
+           known="/dev/zero is read without end (see above); at the limit the reader's std::bad_alloc aborts")
+    line = b'{"id":12345,"name":"abcdefghij","tags":[1,2,3]}\n'
+    nd = s.write("nd30m.json", line * (30 * 1000 * 1000 // len(line)))
+    s.case("ulimit -v 200 MB: a 30 MB NDJSON file of small values (mapped)", s.jv(".id", nd),
+           preexec=limit_memory(200), exit=0, stdout=b"12345\n" * (30 * 1000 * 1000 // len(line)),
+           known="core/parser.cpp reserves (remaining bytes / 2 + 2) nodes for every value, 8x the rest of the "
+                 "file in address space: under ulimit -v a mapped file fails with 'out of memory' at 1:1 while "
+                 "the same bytes on stdin work")
+    with open(s.path(nd), "rb") as f:
+        s.case("ulimit -v 200 MB: the same NDJSON on stdin", s.jv(".id"), stdin_file=f, preexec=limit_memory(200),
+               exit=0, stdout=b"12345\n" * (30 * 1000 * 1000 // len(line)))
+    s.case("ulimit -v 150 MB: a 100 MB string does not fit: clear error", s.jv("length", "str100m.json"),
+           preexec=limit_memory(150), stdout=b"", exit=5, stderr_re=rb"out of memory")
+
+
+def slow_pipes(s):
+    """Short reads and writes: a reader that takes a few bytes at a time with pauses, a writer that sends the input
+    in small pieces, and jview stopped and continued (SIGSTOP/SIGCONT) while it writes."""
+    if not s.wanted("slow"):
+        return
+    src = s.write("slow.json", b"".join(b'{"i":%d,"s":"%s"}\n' % (i, b"\xc3\xa9" * (i % 50)) for i in range(50000)))
+    want = run(s.jv("-c", ".", src), cwd=s.tmp).out
+    rnd = random.Random(3)
+    p = subprocess.Popen(s.jv("-c", ".", src), stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                         cwd=s.tmp)
+    got, t0 = [], time.monotonic()
+    while True:
+        b = os.read(p.stdout.fileno(), rnd.choice((1, 7, 100, 4096, 65536)))
+        if not b:
+            break
+        got.append(b)
+        if rnd.random() < 0.02:
+            time.sleep(0.002)
+        if rnd.random() < 0.005:
+            p.send_signal(signal.SIGSTOP)
+            time.sleep(0.002)
+            p.send_signal(signal.SIGCONT)
+        if time.monotonic() - t0 > TIMEOUT:
+            p.kill()
+            break
+    err = p.stderr.read()
+    p.wait()
+    s.record("slow reader with SIGSTOP/SIGCONT: every byte arrives",
+             s.problems(Result(p.returncode, b"".join(got), err), stdout=want, stderr=b""))
+    with open(s.path(src), "rb") as f:
+        data = f.read()
+    p = subprocess.Popen(s.jv("-c", "."), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = []
+
+    def drain():
+        while True:
+            b = p.stdout.read(65536)
+            if not b:
+                return
+            out.append(b)
+    t = threading.Thread(target=drain)
+    t.start()
+    i = 0
+    while i < len(data):
+        n = rnd.choice((1, 3, 17, 1000, 60000))
+        p.stdin.write(data[i:i + n])
+        p.stdin.flush()
+        i += n
+        if rnd.random() < 0.01:
+            time.sleep(0.001)
+    p.stdin.close()
+    t.join(TIMEOUT)
+    err = p.stderr.read()
+    p.wait(timeout=TIMEOUT)
+    s.record("slow writer (short reads): the same values", s.problems(Result(p.returncode, b"".join(out), err),
+                                                                     stdout=want, stderr=b""))
+    # A value must be written as soon as it is complete, before the writer sends more.
+    p = subprocess.Popen(s.jv("-c", ".a"), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdin.write(b'{"a":1}\n{"a":')
+    p.stdin.flush()
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    first = p.stdout.readline() if ready else b""
+    p.stdin.write(b"2}")
+    p.stdin.close()
+    rest = p.stdout.read()
+    p.wait(timeout=TIMEOUT)
+    s.record("a value is written before the next one is complete", [] if first == b"1\n" and rest == b"2\n"
+             else [f"{first!r} then {rest!r}"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jview", required=True)
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../shared"))
+    ap.add_argument("--only", help="run only the cases whose name matches this regular expression")
+    ap.add_argument("--slow", action="store_true", help="add the real 4.2 GiB file")
+    ap.add_argument("--verbose", action="store_true", help="print the time of each group of cases")
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    tmp = tempfile.mkdtemp(prefix="jview-hostile-")
+    try:
+        s = Suite(os.path.abspath(args.jview), os.path.abspath(args.shared), tmp, args.only)
+        s.verbose = args.verbose
+        for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
+                      deep_nesting, big_values, duplicate_keys, files_that_are_not_files, unreadable,
+                      shrinking_file, programs, closed_and_full_outputs, out_of_memory, slow_pipes):
+            t = time.monotonic()
+            group(s)
+            if args.verbose:
+                print(f"hostile: {group.__name__}: {time.monotonic() - t:.1f} s")
+        huge_files(s, args.slow)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for name, note, detail in s.known:
+        print(f"KNOWN BUG {name}: {note}\n    ({detail[:400]})")
+    for name in s.fixed:
+        print(f"FIXED? {name}: passes although marked as a known bug: remove the mark")
+    for name, detail in s.failed:
+        print(f"FAIL {name}: {detail}")
+    print(f"hostile: {s.passed} passed, {len(s.failed)} failed, {len(s.known)} known failures "
+          f"({time.monotonic() - t0:.0f} s)")
+    return 1 if s.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -39,14 +39,14 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
   app.add_flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
   app.add_flag("--unbuffered", o.unbuffered, "flush after each output");
-  app.add_option("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE")->expected(2);
-  app.add_option("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value")->expected(2);
-  app.add_option("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values")->expected(2);
-  app.add_option("--rawfile", rawfile_pairs, "NAME FILE: $NAME is FILE's text")->expected(2);
+  app.add_option("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE")->expected(2)->allow_extra_args(false);
+  app.add_option("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value")->expected(2)->allow_extra_args(false);
+  app.add_option("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values")->expected(2)->allow_extra_args(false);
+  app.add_option("--rawfile", rawfile_pairs, "NAME FILE: $NAME is FILE's text")->expected(2)->allow_extra_args(false);
   app.add_flag("--args", args_mode, "remaining arguments are positional string arguments ($ARGS.positional)");
   app.add_flag("--jsonargs", jsonargs_mode, "remaining arguments are positional JSON arguments");
   app.add_option("-f,--from-file", o.from_file, "read the filter from FILE");
-  app.add_option("-L,--library-path", o.library_paths, "search DIR for modules");
+  app.add_option("-L,--library-path", o.library_paths, "search DIR for modules")->allow_extra_args(false);
   app.add_option("--numbers", numbers, "source: numbers as written (default); shortest: shortest round-trip doubles")
       ->check(CLI::IsMember({"source", "shortest"}));
   app.add_option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
@@ -57,8 +57,11 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
   app.add_flag("--force-ssse3", o.force_ssse3,
                "use the SSSE3 kernels without asking the CPU (a CPU without SSSE3 dies with SIGILL)");
-  app.add_option("args", positionals, "FILTER [FILE...]");
-  app.positionals_at_end(false);
+  // FILTER and FILEs are taken from CLI11's remaining arguments, untouched: a CLI11 positional option would split an
+  // argument that looks like "[a,b]" at its commas, and jq filters ('[1,2] | .[]') look exactly like that.
+  // allow_extra_args(false) on the options above does the same for their values (--argjson x '[1,2]').
+  app.allow_extras(true);
+  app.footer("Positional arguments: FILTER [FILE...] (with --args / --jsonargs: FILTER [ARG...])");
 
   try {
     app.parse(argc, argv);
@@ -68,6 +71,18 @@ int parse_command_line(int argc, char** argv, options& o) {
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "jview: error: {}\nUse jview --help for help with command-line options.\n", e.what());
     return exit_usage;
+  }
+  bool after_dashes = false;
+  for (const std::string& a : app.remaining()) {
+    if (!after_dashes && a == "--") {
+      after_dashes = true;
+      continue;
+    }
+    if (!after_dashes && a.size() > 1 && a[0] == '-') {
+      fmt::print(stderr, "jview: error: Unknown option: {}\nUse jview --help for help with command-line options.\n", a);
+      return exit_usage;
+    }
+    positionals.push_back(a);
   }
   if (version) {
     fmt::print("jview {}\n{}\n", JVIEW_VERSION, simd::describe_kernels());

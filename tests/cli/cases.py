@@ -87,6 +87,16 @@ def cases(shared):
         c("files in order", ["-c", ".", "one.json", "two.json"], files={"one.json": "1 2", "two.json": "[3]"},
           stdout="1\n2\n[3]\n"),
         c("stdin as dash", ["-c", ".", "-"], "[7]", stdout="[7]\n"),
+        # --- Arguments that look like CLI11 vectors ("[a,b]") are not split at their commas.
+        c("filter with brackets and commas", ["-n", "-c", "[1,2,3] | .[]"], stdout="1\n2\n3\n"),
+        c("filter with brackets and files", ["-c", "[.a,1]", "f1.json", "f2.json"],
+          files={"f1.json": '{"a":1}', "f2.json": '{"a":2}'}, stdout="[1,1]\n[2,1]\n"),
+        c("argjson and arg with brackets", ["-n", "-c", "--argjson", "x", "[1,2]", "--arg", "y", "[a,b]", "[$x,$y]"],
+          stdout='[[1,2],"[a,b]"]\n'),
+        c("positional args", ["-n", "-c", "$ARGS", "--args", "a", "[b,c]"],
+          stdout='{"positional":["a","[b,c]"],"named":{}}\n'),
+        c("positional json args", ["-n", "-c", "$ARGS.positional", "--jsonargs", "1", "[2,3]"], stdout='[1,[2,3]]\n'),
+        c("double dash", ["-c", "--", "-1"], "5", stdout="-1\n"),
         # --- Exit status.
         c("-e null is 1", ["-e", "."], "null", stdout="null\n", exit=1),
         c("-e false last is 1", ["-e", "."], "1 false", stdout="1\nfalse\n", exit=1),

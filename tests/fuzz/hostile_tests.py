@@ -105,6 +105,8 @@ class Suite:
         return p
 
     def record(self, name, problems, known=None):
+        if not self.wanted(name):
+            return
         if self.verbose:
             print(f"{'ok' if not problems else 'KNOWN' if known else 'FAIL'}: {name}")
         if not problems:
@@ -358,15 +360,12 @@ def deep_nesting(s):
     s.case("10^6 nested arrays with --max-depth: walk fails cleanly", s.jv("--max-depth", "2000000", "-c",
            "walk(.)|length", deep), stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
     s.case("10^6 nested arrays with --max-depth: tojson", s.jv("--max-depth", "2000000", "tojson|length", deep),
-           exit=0, stdout_re=rb"^\d+\n$",
-           known="tojson of a view recurses once per level (append_view in core/filter): segfault past ~10^5 levels")
+           exit=0, stdout_re=rb"^\d+\n$")
     s.case("a constructed value 10^5 deep is written",
            s.jv("-nc", "reduce range(100000) as $i (null; [.])"), stdin=b"",
-           stdout=b"[" * 100000 + b"null" + b"]" * 100000 + b"\n",
-           known="filter::write_value (core/filter/program.cpp) recurses once per level: segfault at ~10^5 levels")
+           stdout=b"[" * 100000 + b"null" + b"]" * 100000 + b"\n")
     s.case("a constructed value 10^6 deep is freed",
-           s.jv("-nc", "reduce range(1000000) as $i (null; [.]) | length"), stdin=b"", stdout=b"1\n",
-           known="filter::detail::release (core/filter/value.cpp) frees nested boxes recursively: segfault at 10^6")
+           s.jv("-nc", "reduce range(1000000) as $i (null; [.]) | length"), stdin=b"", stdout=b"1\n")
 
 
 def big_values(s):
@@ -496,9 +495,9 @@ def unreadable(s):
            stderr_re=rb"Is a directory")
     s.case("--slurpfile of invalid JSON", s.jv("-n", "$x", "--slurpfile", "x", s.write("bad.json", b"[1,")),
            stdout=b"", exit=2, stderr_re=rb"unexpected end of input")
-    s.case("--arg before the filter (jq's usual order)", s.jv("-n", "--arg", "x", "1", "$x"), stdout=b'"1"\n',
-           known="cli/options.cpp: --arg/--argjson/--rawfile/--slurpfile (2 values each) also take the filter: "
-                 "`jview -n --arg x 1 '$x'` fails with '--arg: At Most 2 required but received 3', exit 2")
+    s.case("--arg before the filter (jq's usual order)", s.jv("-n", "--arg", "x", "1", "$x"), stdout=b'"1"\n')
+    s.case("--arg twice, --argjson, then the filter and files", s.jv("-c", "--arg", "x", "1", "--arg", "y", "[2]",
+           "--argjson", "z", "[3]", "[$x, $y, $z, .]", s.write("a.json", b"0")), stdout=b'["1","[2]",[3],0]\n')
 
 
 def shrinking_file(s):
@@ -564,9 +563,9 @@ def programs(s):
         s.case(f"program of {name} (-f): no crash", s.jv("-n", "-f", f), exit=3, stderr_re=rb"error",
                known=("core/filter/compile.cpp resolver::resolve recurses once per unary minus: the parser's "
                       "depth limit (2000) does not count them; segfault at ~30000") if "minus" in name else None)
-    s.case("a filter that starts with '[' (CLI11 vector syntax)", s.jv("-nc", "[1,2]"), stdout=b"[1,2]\n",
-           known="cli/options.cpp: CLI11 splits a positional argument written [a,b] into a list: "
-                 "`jview -nc '[1,2]'` prints 1, `jview -n '[]'` prints the usage (exit 2)")
+    s.case("a filter written [1,2] (CLI11's vector syntax must not split it)", s.jv("-nc", "[1,2]"),
+           stdout=b"[1,2]\n")
+    s.case("a filter written []", s.jv("-nc", "[]"), stdout=b"[]\n")
     s.case("a file name in brackets", s.jv("-c", ".", s.write("[x].json", b"1")), stdout=b"1\n")
     s.case("a file name in brackets with a comma", s.jv("-c", ".", s.write("[x,y].json", b"1")), stdout=b"1\n")
 

@@ -172,9 +172,16 @@ TEST_CASE("filter program: named and positional arguments, $ENV") {
 }
 
 TEST_CASE("filter program: deep recursion does not crash") {
+  // ASan's larger stack frames lower the depth the evaluator allows within the same stack.
+#if defined(__SANITIZE_ADDRESS__)
+  result deep = run("def f: if . < 1000 then . + 1 | f else . end; 0 | f", value());
+  REQUIRE(deep.ok);
+  CHECK(deep.out == std::vector<std::string>{"1000"});
+#else
   result deep = run("def f: if . < 50000 then . + 1 | f else . end; 0 | f", value());
   REQUIRE(deep.ok);
   CHECK(deep.out == std::vector<std::string>{"50000"});
+#endif
   result inf = run("def f: f; f", value());
   CHECK(!inf.ok);
   CHECK(inf.error.find("recursion") != std::string::npos);

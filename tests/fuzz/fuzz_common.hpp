@@ -2,6 +2,7 @@
 // the input (so AddressSanitizer sees any read past the end), a structural check of a parsed document, and the
 // compact dump of a document into a string. Header-only; every target is one translation unit.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

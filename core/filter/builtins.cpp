@@ -132,22 +132,17 @@ st g_paths1(interp& I, const node* call, const value& in, const env* e, sink k) 
   node n;
   n.o = op::recurse;
   auto f = [&](const path_link* p, const value& v) -> st {
-    if (p == nullptr) return st::ok;
-    bool any = false;
-    auto c = [&](const value& r) -> st {
-      if (r.truthy()) any = true;
-      return st::ok;
-    };
-    // jq: paths(f) is path(..|select(f)): one output per true result of f.
+    // jq 1.8: paths(f) is path(.. | select(f)) | select(length > 0): f runs on the root too (its errors show),
+    // one output per true result of f.
     std::vector<value> outs;
     st s = collect_arg(I, call, 0, v, e, outs);
-    if (s != st::ok) return s;
-    (void)c;
+    if (s != st::ok || p == nullptr) return s;
     value pa;
+    bool made = false;
     for (const value& r : outs) {
       if (!r.truthy()) continue;
-      if (!any) pa = path_to_array(p);
-      any = true;
+      if (!made) pa = path_to_array(p);
+      made = true;
       s = k(pa);
       if (s != st::ok) return s;
     }

@@ -224,6 +224,7 @@ void resolver::resolve(node* n) {
         if (prog_.global_names[i] == n->name) {
           n->vk = var_kind::global;
           n->index = static_cast<std::uint32_t>(i);
+          if (i == 0) prog_.ensure_env();
           return;
         }
       }
@@ -261,6 +262,7 @@ void resolver::resolve(node* n) {
           if (idx < 0) fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
           n->ck = call_kind::native;
           n->index = static_cast<std::uint32_t>(idx);
+          if (arity == 0 && n->name == "env") prog_.ensure_env();
         }
       }
       for (node* a : n->args) resolve(a);
@@ -499,16 +501,23 @@ bool detail::program_impl::load_data(const std::string& rel, const value& meta, 
   return true;
 }
 
+void detail::program_impl::ensure_env() {
+  if (env_built_) return;
+  env_built_ = true;
+  value env_obj = value::empty_object();
+  for (const auto& [k, v] : environment) env_obj.object_mut().set(std::string_view(k), value::string(v));
+  globals[0] = std::move(env_obj);
+}
+
 std::unique_ptr<program> program::compile(std::string_view source, const compile_options& opts) {
   auto prog = std::make_unique<detail::program_impl>();
   prog->source.assign(source);
   prog->environment = opts.environment;
 
-  // Global variables: $ENV, $__prog_args-style named arguments, $ARGS.
-  value env_obj = value::empty_object();
-  for (const auto& [k, v] : opts.environment) env_obj.object_mut().set(std::string_view(k), value::string(v));
+  // Global variables: $ENV (built only if the program uses it: an environment can be large), the named
+  // arguments, $ARGS.
   prog->global_names.push_back("ENV");
-  prog->globals.push_back(env_obj);
+  prog->globals.push_back(value());
 
   value named = value::empty_object();
   auto add_global = [&](const std::string& name, const value& v) {

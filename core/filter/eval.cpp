@@ -420,8 +420,7 @@ struct object_builder {
 
 }  // namespace
 
-st interp::eval_object(const node* n, std::size_t i, const value& in, const env* e, value& acc, sink k) {
-  (void)acc;
+st interp::eval_object(const node* n, std::size_t i, const value& in, const env* e, sink k) {
   object_builder b{*this, n, in, e, k, {}};
   b.kv.reserve(n->args.size() / 2);
   return b.step(i);
@@ -970,8 +969,7 @@ st interp::ev_array(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::ev_object(const node* n, const value& in, const env* e, sink k) {
-  value acc;
-  return eval_object(n, 0, in, e, acc, k);
+  return eval_object(n, 0, in, e, k);
 }
 
 st interp::ev_interp(const node* n, const value& in, const env* e, sink k) {

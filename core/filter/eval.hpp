@@ -133,6 +133,8 @@ class program_impl final : public program {
   std::vector<std::pair<std::string, std::string>> environment;
   std::string source;
   bool error_not_string_ = false;
+  bool env_built_ = false;
+  void ensure_env();  // builds $ENV (globals[0]) from `environment` on first use
   ~program_impl() override;
 
   // The evaluation stack: a large reserved region (pages are committed only as deep recursion touches them), so
@@ -189,7 +191,7 @@ class interp {
   template <class Body>
   st bind_patterns(const node* n, const value& src, const value& in, const env* e, Body& body);
   st eval_interp(const node* n, std::size_t i, const value& in, const env* e, std::vector<value>& parts, sink k);
-  st eval_object(const node* n, std::size_t i, const value& in, const env* e, value& acc, sink k);
+  st eval_object(const node* n, std::size_t i, const value& in, const env* e, sink k);
   st eval_assign(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_recurse(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_index(const node* n, const value& in, const env* e, sink k);

@@ -154,23 +154,17 @@ st m_nan(interp&, const value&, const value*, value& out) {
   out = value::number(std::nan(""));
   return st::ok;
 }
-st m_isinfinite(interp& I, const value& in, const value*, value& out) {
-  if (in.is_null()) {
-    out = value::boolean(false);
-    return st::ok;
-  }
-  if (!in.is_number()) return need_number(I, in);
-  out = value::boolean(std::isinf(in.number()));
+// jq 1.8 answers false for anything that is not a number.
+st m_isinfinite(interp&, const value& in, const value*, value& out) {
+  out = value::boolean(in.is_number() && std::isinf(in.number()));
   return st::ok;
 }
-st m_isnan(interp& I, const value& in, const value*, value& out) {
-  if (!in.is_number()) return need_number(I, in);
-  out = value::boolean(std::isnan(in.number()));
+st m_isnan(interp&, const value& in, const value*, value& out) {
+  out = value::boolean(in.is_number() && std::isnan(in.number()));
   return st::ok;
 }
-st m_isnormal(interp& I, const value& in, const value*, value& out) {
-  if (!in.is_number()) return need_number(I, in);
-  out = value::boolean(std::isnormal(in.number()));
+st m_isnormal(interp&, const value& in, const value*, value& out) {
+  out = value::boolean(in.is_number() && std::isnormal(in.number()));
   return st::ok;
 }
 st m_isfinite(interp&, const value& in, const value*, value& out) {

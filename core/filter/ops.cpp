@@ -529,6 +529,7 @@ st setpath(interp& I, value& root, const value* keys, std::size_t n, value v) {
   }
   const value& k = keys[0];
   const kind kk = k.type();
+  const bool was_null = root.is_null();
   if (root.is_null()) {
     if (kk == kind::string)
       root = value::empty_object();
@@ -580,7 +581,8 @@ st setpath(interp& I, value& root, const value* keys, std::size_t n, value v) {
       std::size_t s0, e0;
       if (!slice_bounds(from, to, root.length(), s0, e0)) return I.fail("Array/string slice indices must be integers");
       value cur;
-      st s = slice_value(I, root, from, to, cur);
+      st s = st::ok;
+      if (!was_null) s = slice_value(I, root, from, to, cur);  // a slice of null is null, not []
       if (s != st::ok) return s;
       s = setpath(I, cur, keys + 1, n - 1, std::move(v));
       if (s != st::ok) return s;

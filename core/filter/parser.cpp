@@ -386,8 +386,6 @@ binop_info binop_of(tok t) {
   }
 }
 
-constexpr int k_mult_level = 7;
-
 }  // namespace
 
 node* parser::parse_binary(int min_level) {
@@ -433,12 +431,13 @@ node* parser::parse_binary(int min_level) {
   return lhs;
 }
 
+// jq 1.8's unary minus negates the term right after it: `-"a" * 2` fails on the negation, `-1 / x` divides -1.
 node* parser::parse_unary() {
   if (at(tok::minus)) {
     const std::uint32_t pos = lex_.cur().start;
     advance();
     node* n = make(op::neg, pos);
-    n->a = parse_binary(k_mult_level);
+    n->a = parse_unary();
     return n;
   }
   return parse_postfix_term();
@@ -523,16 +522,7 @@ node* parser::parse_postfix(node* t) {
   }
 }
 
-node* parser::parse_try_body() {
-  if (at(tok::minus)) {
-    const std::uint32_t pos = lex_.cur().start;
-    advance();
-    node* n = make(op::neg, pos);
-    n->a = parse_binary(k_mult_level);
-    return n;
-  }
-  return parse_postfix_term();
-}
+node* parser::parse_try_body() { return parse_unary(); }
 
 node* parser::parse_primary() {
   if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
@@ -650,7 +640,7 @@ node* parser::parse_primary() {
       result = make(is_reduce ? op::reduce : op::foreach, pos);
       // jq 1.8 takes the whole expression before `as` as the source (`foreach .[] / .[] as $i`, `reduce -.[] as`).
       result->a = parse_binary(1);
-      expect(tok::kw_as, "as");
+      expect(tok::kw_as);
       parse_patterns(result->patterns);
       expect(tok::lparen, "'('");
       result->b = parse_pipe();

@@ -70,22 +70,6 @@ st f_fromjson(interp& I, const value& in, const value*, value& out) {
   if (!in.is_string()) return type_error(I, in, "only strings can be parsed");
   std::string tmp;
   std::string_view text = in.str(tmp);
-  // jq's parser accepts nan; the strict one here does not.
-  std::string_view trimmed = text;
-  while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\n' || trimmed.front() == '\t' ||
-                              trimmed.front() == '\r'))
-    trimmed.remove_prefix(1);
-  while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\n' || trimmed.back() == '\t' ||
-                              trimmed.back() == '\r'))
-    trimmed.remove_suffix(1);
-  {
-    std::string_view t = trimmed;
-    if (!t.empty() && t.front() == '-') t.remove_prefix(1);
-    if (t.size() == 3 && (t[0] | 0x20) == 'n' && (t[1] | 0x20) == 'a' && (t[2] | 0x20) == 'n') {
-      out = value::number(std::nan(""));
-      return st::ok;
-    }
-  }
   std::string err;
   if (parse_json_text(text, out, err)) return st::ok;
   // Not strict JSON: jq's own reader accepts more (nan, 01) and words its errors its own way.

@@ -6,9 +6,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <cctype>
 #include <cstdio>
 
 #include "cli/exit_code.hpp"
+#include "cli/sink.hpp"
 #include "simd/kernels.hpp"
 
 namespace jview::cli {
@@ -52,6 +54,8 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
   app.add_flag("--replace-invalid-utf8", o.parse.replace_invalid_utf8,
                "replace invalid UTF-8 in strings by U+FFFD (jq's behaviour) instead of failing");
+  app.add_flag("--strict", o.parse.single_value,
+               "each input must be exactly one JSON text (RFC 8259): no value, or a second one, is an error");
   app.add_flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN line per invalid file");
   app.add_flag("--utf8", o.utf8, "validate any files as strict UTF-8");
   app.add_flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
@@ -69,7 +73,7 @@ int parse_command_line(int argc, char** argv, options& o) {
     std::fputs(app.help().c_str(), stdout);
     return exit_ok;
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "jview: error: {}\nUse jview --help for help with command-line options.\n", e.what());
+    eprint("jview: error: {}\nUse jview --help for help with command-line options.\n", e.what());
     return exit_usage;
   }
   bool after_dashes = false;
@@ -78,18 +82,20 @@ int parse_command_line(int argc, char** argv, options& o) {
       after_dashes = true;
       continue;
     }
-    if (!after_dashes && a.size() > 1 && a[0] == '-') {
-      fmt::print(stderr, "jview: error: Unknown option: {}\nUse jview --help for help with command-line options.\n", a);
+    // jq takes "-X" as an option only when X is a letter or '-': "-1", "-.", "-(1)" are programs.
+    const bool optionlike = a.size() > 1 && a[0] == '-' && (std::isalpha(static_cast<unsigned char>(a[1])) || a[1] == '-');
+    if (!after_dashes && optionlike) {
+      eprint("jview: error: Unknown option: {}\nUse jview --help for help with command-line options.\n", a);
       return exit_usage;
     }
     positionals.push_back(a);
   }
   if (version) {
-    fmt::print("jview {}\n{}\n", JVIEW_VERSION, simd::describe_kernels());
+    oprint("jview {}\n{}\n", JVIEW_VERSION, simd::describe_kernels());
     return exit_ok;
   }
   if (indent < 0 || indent > 7) {
-    fmt::print(stderr, "jview: error: --indent takes a number between 0 and 7\n");
+    eprint("jview: error: --indent takes a number between 0 and 7\n");
     return exit_usage;
   }
   o.write.pretty = !compact;
@@ -113,7 +119,7 @@ int parse_command_line(int argc, char** argv, options& o) {
     first_file = 0;
   } else if (o.from_file.empty()) {
     if (positionals.empty()) {
-      fmt::print(stderr, "Usage: jview [OPTIONS] FILTER [FILE...]\nUse jview --help for help with command-line options.\n");
+      eprint("Usage: jview [OPTIONS] FILTER [FILE...]\nUse jview --help for help with command-line options.\n");
       return exit_usage;
     }
     o.filter = positionals[0];

@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -15,11 +16,18 @@ document::~document() {
   if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
 }
 
+namespace {
+constexpr std::size_t k_arena_step = std::size_t{1} << 21;  // 2 MiB: mappings are whole huge-page multiples
+std::size_t arena_bytes(std::size_t count) {
+  return (count * sizeof(node) + k_arena_step - 1) & ~(k_arena_step - 1);
+}
+}  // namespace
+
 node* document::reserve(std::size_t count) {
   if (count <= capacity_) return nodes_;
-  // Reserve generously once: untouched pages cost nothing (MAP_NORESERVE), and a reused document never remaps.
-  std::size_t bytes = count * sizeof(node);
-  bytes = (bytes + (1u << 21) - 1) & ~static_cast<std::size_t>((1u << 21) - 1);
+  // Untouched pages cost nothing (MAP_NORESERVE) and a reused document keeps its arena; but the reservation counts
+  // against `ulimit -v`, so the parser asks for a part of the worst case and grows the arena when a value needs more.
+  const std::size_t bytes = arena_bytes(count);
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
   if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
@@ -28,6 +36,31 @@ node* document::reserve(std::size_t count) {
   capacity_ = bytes / sizeof(node);
   size_ = 0;
   return nodes_;
+}
+
+node* document::grow(std::size_t used, std::size_t done, std::size_t total) noexcept {
+  if (nodes_ == nullptr) return nullptr;
+  const std::size_t most = total / 2 + 2;  // the parser's bound: no value needs more
+  // The projection from the bytes parsed so far (uniform data needs one step), at least half again what is used;
+  // if that much address space is not there, an eighth more is tried before giving up.
+  std::size_t want = used + used / 2 + 65536;
+  if (done > 0) {
+    // Both below 2^32 (a value spans less than 4 GiB): the product fits.
+    const std::size_t projected = used * total / done;
+    want = std::max(want, projected + projected / 8);
+  }
+  const std::size_t fallback = std::min(most, used + used / 8 + 65536);
+  for (std::size_t count : {std::min(want, most), fallback}) {
+    if (count <= capacity_) continue;
+    const std::size_t bytes = arena_bytes(count);
+    void* mem = mremap(nodes_, mapped_bytes_, bytes, MREMAP_MAYMOVE);
+    if (mem == MAP_FAILED) continue;
+    nodes_ = static_cast<node*>(mem);
+    mapped_bytes_ = bytes;
+    capacity_ = bytes / sizeof(node);
+    return nodes_;
+  }
+  return nullptr;
 }
 
 void document::append_string(std::uint32_t i, std::string& out) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace jview {
 
@@ -18,6 +19,7 @@ inline constexpr std::uint8_t escapes = 1;     // string: holds escapes or DEL (
 inline constexpr std::uint8_t bad_utf8 = 2;    // string: holds invalid UTF-8 (only under --replace-invalid-utf8)
 inline constexpr std::uint8_t integer = 4;     // number: no fraction, no exponent
 inline constexpr std::uint8_t negative = 8;    // number: starts with '-'
+inline constexpr std::uint8_t duplicate_keys = 16;  // object: some key occurs more than once (jq keeps the last)
 }  // namespace node_flag
 
 struct node {
@@ -66,17 +68,33 @@ class document {
   // Array element n (0-based), or npos.
   std::uint32_t element(std::uint32_t arr, std::uint32_t n) const;
 
+  // Duplicate keys (core/object_keys.cpp). True when some object of this value repeats a key: then the objects
+  // flagged node_flag::duplicate_keys must be read through unique_member_keys, as jq keeps one member per key.
+  bool has_duplicate_keys() const noexcept { return duplicate_keys_; }
+  // Exact test of object obj (its subtree complete). Used by the parser on the objects its key hash flags.
+  bool object_has_duplicate_keys(std::uint32_t obj) const;
+  // The members of object obj as jq sees them, appended to out: one key node per distinct key, in the order of
+  // the key's first occurrence, each the key's last occurrence (so its value, the next node, is the one kept).
+  void unique_member_keys(std::uint32_t obj, std::vector<std::uint32_t>& out) const;
+
   // The arena: at least `count` nodes of writable storage (contents unspecified). Used by the parser.
   node* reserve(std::size_t count);
-  void set(const char* base, std::uint32_t size) noexcept {
+  // Grows the arena, keeping its nodes (mremap: nothing is copied), when a value has used all `capacity()` nodes
+  // with `done` of its `total` bytes parsed: to about the projected need (at most total/2 + 2 nodes). nullptr when
+  // the address space is exhausted (the arena is then unchanged). Used by the parser.
+  node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
+  std::size_t capacity() const noexcept { return capacity_; }
+  void set(const char* base, std::uint32_t size, bool duplicate_keys = false) noexcept {
     base_ = base;
     size_ = size;
+    duplicate_keys_ = duplicate_keys;
   }
 
  private:
   const char* base_ = nullptr;
   node* nodes_ = nullptr;
   std::uint32_t size_ = 0;
+  bool duplicate_keys_ = false;
   std::size_t capacity_ = 0;     // nodes
   std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_
 };

@@ -9,6 +9,7 @@ namespace jview {
 #define JVIEW_ERROR_CODES(X)                                              \
   X(ok, "no error")                                                       \
   X(empty_input, "no JSON value")                                         \
+  X(extra_value, "unexpected data after the JSON value")                  \
   X(unexpected_end, "unexpected end of input")                            \
   X(unexpected_char, "unexpected character")                              \
   X(expected_value, "expected a value")                                   \

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "simd/boundary_scan.hpp"
 
@@ -20,8 +21,15 @@ constexpr std::size_t k_read_chunk = 1u << 20;  // stream reads: up to 1 MiB at 
 constexpr std::size_t k_drop_step = 64u << 20;  // mapped: release pages every 64 MiB processed
 
 inline bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-inline bool ends_scalar(char c) noexcept {
-  return is_ws(c) || c == '{' || c == '[' || c == '}' || c == ']' || c == ',' || c == ':' || c == '"';
+// A top-level number or literal runs over these bytes (the parser's continues_token): any other byte ends it, so a
+// scalar followed by junk (NUL bytes: `1` then /dev/zero) is complete at once and the parser judges what follows.
+inline bool continues_scalar(char c) noexcept {
+  return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '.' || c == '+' || c == '-';
+}
+// Only these bytes can start a value. Any other byte is an error at once: the parser reports it at its position
+// instead of the reader waiting for the "scalar" to end (a stream of NUL bytes would never end).
+inline bool starts_value(char c) noexcept {
+  return c == '{' || c == '[' || c == '"' || c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n';
 }
 
 }  // namespace
@@ -105,8 +113,16 @@ void value_reader::count_lines(const char* from, const char* to) {
     col_chars_ = 0;
     p = line = nl + 1;
   }
-  std::uint64_t chars = 0;
-  for (const char* p = line; p < to; ++p) chars += (static_cast<unsigned char>(*p) & 0xc0) != 0x80;
+  // Characters = bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
+  std::uint64_t chars = static_cast<std::uint64_t>(to - line);
+  const char* p = line;
+  for (; to - p >= 8; p += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t cont = (w & ~(w << 1) & 0x8080808080808080ull) >> 7;  // one bit per byte
+    chars -= (cont * 0x0101010101010101ull) >> 56;
+  }
+  for (; p < to; ++p) chars -= (static_cast<unsigned char>(*p) & 0xc0) == 0x80;
   col_chars_ += chars;
 }
 
@@ -135,8 +151,16 @@ bool value_reader::fill() {
     if (chunk_.use_count() <= 2 && c.cap >= cap && c.data) {
       std::memmove(c.data.get(), c.data.get() + pos_, pending);
     } else {
-      auto fresh = std::make_shared<chunked>();
-      fresh->data.reset(new char[cap]);
+      std::shared_ptr<chunked> fresh;
+      try {
+        fresh = std::make_shared<chunked>();
+        fresh->data.reset(new char[cap]);
+      } catch (const std::bad_alloc&) {
+        // A value larger than memory (or an endless string): an error of this input, not an abort.
+        io_error_ = "out of memory";
+        eof_ = true;
+        return false;
+      }
       fresh->cap = cap;
       if (pending > 0) std::memcpy(fresh->data.get(), buf_ + pos_, pending);
       chunk_ = fresh;
@@ -189,16 +213,18 @@ bool value_reader::find_boundary() {
         ++i;
         continue;
       }
+      pos_ = i;  // whitespace between values is not kept (an endless stream of spaces runs in bounded memory)
       started_ = true;
       ++i;
+      if (!starts_value(c)) {
+        scan_ = i;
+        return true;  // not a value: the parser reports it
+      }
       if (c == '{' || c == '[') {
         depth_ = 1;
       } else if (c == '"') {
         in_string_ = true;
         depth_ = 0;
-      } else if (c == '}' || c == ']' || c == ',' || c == ':') {
-        scan_ = i;
-        return true;  // not a value: the parser reports it
       } else {
         in_scalar_ = true;
       }
@@ -231,7 +257,7 @@ bool value_reader::find_boundary() {
       continue;
     }
     if (in_scalar_) {
-      if (ends_scalar(c)) {
+      if (!continues_scalar(c)) {
         scan_ = i;
         return true;
       }
@@ -255,6 +281,7 @@ bool value_reader::find_boundary() {
     ++i;
   }
   scan_ = std::min(i, len_);
+  if (!started_) pos_ = scan_;
   return false;
 }
 
@@ -279,6 +306,20 @@ value_reader::status value_reader::next(document& doc) {
   if (fd_ >= 0) {
     // Stream: wait until a whole value has arrived (or the input ended).
     while (!find_boundary()) {
+      if (len_ - pos_ >= probe_at_) {
+        // A huge value still incomplete: parse what has arrived. An error well before the end of the bytes (not
+        // one that more bytes could cure) is final: report it now rather than read on (`[` then /dev/zero).
+        const std::size_t pending = len_ - pos_;
+        probe_at_ = pending * 4;
+        const char* stop = nullptr;
+        parse_error e = parser_.parse(buf_ + pos_, buf_ + len_, doc, stop);
+        if (e && e.code != error_code::unexpected_end && e.code != error_code::unterminated_string &&
+            e.offset + 16 <= pending) {
+          error_ = e;
+          error_pos_ = pos_ + e.offset;
+          return status::error;
+        }
+      }
       if (!fill()) {
         if (!io_error_.empty()) {
           error_ = {error_code::io_error, 0};
@@ -292,21 +333,40 @@ value_reader::status value_reader::next(document& doc) {
   const char* p = buf_ + pos_;
   const char* end = buf_ + len_;
   if (parser::at_end(p, end)) {
+    if (parser_.options().single_value && values_ == 0) {  // --strict: an empty input is not a JSON text
+      error_ = {error_code::empty_input, 0};
+      error_pos_ = pos_;
+      return status::error;
+    }
     pos_ = len_;
     return status::end;
   }
+  if (parser_.options().single_value && values_ != 0) {  // --strict: one value per input
+    error_ = {error_code::extra_value, 0};
+    error_pos_ = static_cast<std::size_t>(p - buf_);
+    return status::error;
+  }
   const char* stop = nullptr;
   parse_error e = parser_.parse(p, end, doc, stop);
+  if (e.code == error_code::out_of_memory) {
+    // Not a fault of the input: reported as a system error of this input (`FILE: out of memory`, exit 2).
+    io_error_ = error_message(e.code);
+    error_ = {error_code::io_error, e.offset};
+    error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
+    return status::error;
+  }
   if (e) {
     error_ = e;
     error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
     return status::error;
   }
   pos_ = static_cast<std::size_t>(stop - buf_);
+  ++values_;
   if (fd_ >= 0) {
     scan_ = pos_;
     depth_ = 0;
     in_string_ = escape_ = in_scalar_ = started_ = false;
+    probe_at_ = k_first_probe;
   } else {
     drop_behind(stop);
   }

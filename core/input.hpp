@@ -82,6 +82,7 @@ class value_reader {
   bool own_fd_ = false;
   bool eof_ = false;
   bool bom_checked_ = false;  // a leading UTF-8 byte order mark is skipped, as jq does
+  std::uint64_t values_ = 0;  // values read so far
   std::shared_ptr<source_bytes> keep_;
   const char* buf_ = nullptr;   // current bytes: [buf_, buf_ + len_)
   std::size_t len_ = 0;
@@ -92,6 +93,11 @@ class value_reader {
   std::size_t scan_ = 0;        // boundary scan position
   int depth_ = 0;
   bool in_string_ = false, escape_ = false, in_scalar_ = false, started_ = false;
+  // A streamed value still incomplete with this many bytes pending is parsed as far as it goes, then again each
+  // time it has grown 4 times, so an error deep in a huge value (`[` then /dev/zero) is reported instead of the
+  // reader buffering without end: at most a third more parsing, and only for values over 8 MiB.
+  static constexpr std::size_t k_first_probe = std::size_t{8} << 20;
+  std::size_t probe_at_ = k_first_probe;
   // Line accounting for bytes before buf_ (stream compaction) and up to `counted_`.
   std::uint64_t base_offset_ = 0;   // input offset of buf_[0]
   std::uint64_t lines_before_ = 0;  // newlines before counted_

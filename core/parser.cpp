@@ -4,6 +4,8 @@
 // Instantiated once per string scanner (portable, SSE2/NEON); the choice is made once per value.
 #include "core/parser.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <new>
 
 #include "core/utf8.hpp"
@@ -146,10 +148,18 @@ parse_error parser::parse_impl(const char* begin, const char* end, document& doc
   node* nodes;
   try {
     // Every value takes at least one byte and all but the last are followed by a separator: at most len/2 + 2.
-    nodes = doc.reserve(static_cast<std::size_t>(end - base) / 2 + 2);
+    // Ask for up to 64Ki nodes first; a bigger value grows the arena as it goes (document::grow), so the
+    // address space reserved follows the need (`ulimit -v`), not 8 times the input.
+    nodes = doc.reserve(std::min<std::size_t>(static_cast<std::size_t>(end - base) / 2 + 2, 65536));
   } catch (const std::bad_alloc&) {
     return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   }
+  if (!key_table_) {
+    key_table_.reset(static_cast<std::uint32_t*>(
+        std::calloc(std::size_t{k_key_table_depths} << k_key_table_bits, sizeof(std::uint32_t))));
+    if (!key_table_) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
+  }
+  bool duplicate_keys = false;
   const bool replace = opts_.replace_invalid_utf8;
   const std::uint32_t max_depth = opts_.max_depth;
   std::uint32_t n = 0;          // next node
@@ -165,8 +175,17 @@ parse_error parser::parse_impl(const char* begin, const char* end, document& doc
     err = (code);        \
     goto failed;         \
   } while (0)
+  // Room for one more node (each label below adds at most one before the next check).
+  std::size_t cap = doc.capacity();
+#define JVIEW_ROOM()                                                                                      \
+  if (n >= cap) [[unlikely]] {                                                                            \
+    nodes = doc.grow(n, static_cast<std::size_t>(p - base), static_cast<std::size_t>(end - base));        \
+    if (nodes == nullptr) JVIEW_FAIL(error_code::out_of_memory);                                          \
+    cap = doc.capacity();                                                                                 \
+  }
 
 value:
+  JVIEW_ROOM();
   if (p == end) JVIEW_FAIL(error_code::unexpected_end);
   switch (*p) {
     case '{':
@@ -276,6 +295,9 @@ key:
   // p is at a non-whitespace byte (or end) where an object key must start.
   if (p == end) JVIEW_FAIL(error_code::unexpected_end);
   if (*p != '"') JVIEW_FAIL(error_code::expected_key);
+key_string:
+  // p is at the opening quote of a key.
+  JVIEW_ROOM();
   {
     const char* s = ++p;
     std::uint8_t flags = 0;
@@ -284,9 +306,28 @@ key:
       if (err == error_code::unterminated_string) p = s - 1;
       goto failed;
     }
-    nodes[n] = node{kind::string, flags, 0, off(s), static_cast<std::uint32_t>(p - s), n + 1};
+    const auto len = static_cast<std::uint32_t>(p - s);
+    nodes[n] = node{kind::string, flags, 0, off(s), len, n + 1};
     ++n;
+    // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
+    // already holding this object's tag flags the object as a candidate; the exact test runs when it closes.
+    // Escaped keys (their raw bytes are not their text) and very deep objects are always candidates.
+    const std::uint32_t tag = key_tag_ + cur;
+    if (depth <= k_key_table_depths && (flags & node_flag::escapes) == 0) [[likely]] {
+      const auto byte = [](char c) { return static_cast<std::uint32_t>(static_cast<unsigned char>(c)); };
+      const std::uint32_t x = len | byte(s[0]) << 8 | byte(s[len >> 1]) << 16 | byte(p[-1]) << 24;
+      std::uint32_t& slot = key_table_[((depth - 1) << k_key_table_bits) + ((x * 0x9e3779b1u) >> (32 - k_key_table_bits))];
+      if (slot == tag) [[unlikely]]
+        nodes[cur].flags |= node_flag::duplicate_keys;
+      slot = tag;
+    } else {
+      nodes[cur].flags |= node_flag::duplicate_keys;
+    }
     ++p;
+  }
+  if (p < end && *p == ':') [[likely]] {  // the colon right after the key, as nearly every writer puts it
+    p = skip_ws(p + 1, end);
+    goto value;
   }
   p = skip_ws(p, end);
   if (p == end) JVIEW_FAIL(error_code::unexpected_end);
@@ -302,6 +343,8 @@ after_value:
   if (nodes[cur].k == kind::object) {
     if (*p == ',') {
       p = skip_ws(p + 1, end);
+      if (p < end && *p == '"') [[likely]]
+        goto key_string;
       if (p < end && *p == '}') JVIEW_FAIL(error_code::trailing_comma);
       goto key;
     }
@@ -325,6 +368,13 @@ after_value:
 close:
   nodes[cur].len = count;
   nodes[cur].next = n;
+  if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]] {
+    doc.set(base, n);
+    if (count >= 2 && doc.object_has_duplicate_keys(cur))
+      duplicate_keys = true;
+    else
+      nodes[cur].flags &= static_cast<std::uint8_t>(~node_flag::duplicate_keys);
+  }
   --depth;
   if (stack_.empty()) {
     cur = document::npos;
@@ -340,14 +390,17 @@ done:
   if (nodes[0].k != kind::array && nodes[0].k != kind::object && nodes[0].k != kind::string && p < end &&
       continues_token(*p))
     JVIEW_FAIL(nodes[0].k == kind::number ? error_code::bad_number : error_code::bad_literal);
-  doc.set(base, n);
+  doc.set(base, n, duplicate_keys);
+  key_tag_ += n + 1;
   stop = p;
   return {};
 
 failed:
 #undef JVIEW_FAIL
+#undef JVIEW_ROOM
   if (clipped && p >= end) err = error_code::value_too_large;
   doc.set(base, 0);
+  key_tag_ += n + 1;
   stop = p;
   return {err, static_cast<std::size_t>(p - begin)};
 }

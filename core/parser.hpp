@@ -3,6 +3,8 @@
 // is processed value by value with the same document.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <vector>
 
 #include "core/document.hpp"
@@ -14,6 +16,7 @@ struct parse_options {
   std::uint32_t max_depth = 10000;    // like jq
   bool replace_invalid_utf8 = false;  // jq's behaviour: invalid UTF-8 in strings becomes U+FFFD instead of an error
   bool portable = false;              // portable string scanning instead of the vector scanner
+  bool single_value = false;          // --strict (value_reader): an input is one JSON text, not a stream of values
 };
 
 class parser {
@@ -41,6 +44,15 @@ class parser {
   parse_options opts_;
   std::size_t (*validate_)(const char*, std::size_t) noexcept;  // the UTF-8 kernel for non-ASCII string runs
   std::vector<frame> stack_;
+  // Duplicate-key candidates (see parse_impl): per depth up to k_key_table_depths, 2^k_key_table_bits slots of the
+  // tag of the object that last set them. Tags are key_tag_ + the object's node index, fresh for every value.
+  static constexpr std::uint32_t k_key_table_depths = 16;
+  static constexpr std::uint32_t k_key_table_bits = 12;
+  struct free_deleter {
+    void operator()(std::uint32_t* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<std::uint32_t[], free_deleter> key_table_;
+  std::uint32_t key_tag_ = 1;
 };
 
 }  // namespace jview

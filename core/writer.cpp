@@ -117,12 +117,11 @@ void writer::number(double d) {
 }
 
 void writer::number_literal(std::string_view text) {
-  if (opts_.numbers == number_mode::shortest) {
-    number(number_to_double(text));
-    return;
-  }
   if (opts_.color) color_start(k_slot_number);
-  out_.append(text);
+  if (opts_.numbers == number_mode::shortest)
+    out_.commit(write_number_shortest(text, out_.reserve(k_max_double_chars)));
+  else
+    out_.append(text);
   if (opts_.color) color_end();
 }
 
@@ -373,7 +372,7 @@ void writer::value_plain(const document& doc, std::uint32_t root) {
         if (source_numbers) [[likely]]
           out_.append(src + n.offset, n.len);
         else
-          number(number_to_double(doc.raw(i)));
+          out_.commit(write_number_shortest(doc.raw(i), out_.reserve(k_max_double_chars)));
         ++i;
         break;
       default:  // literals: their source bytes are their text
@@ -413,7 +412,7 @@ void writer::value_plain(const document& doc, std::uint32_t root) {
 }
 
 void writer::value(const document& doc, std::uint32_t root) {
-  if (!opts_.color && !opts_.sort_keys && !opts_.ascii) {
+  if (!opts_.color && !opts_.sort_keys && !opts_.ascii && !doc.has_duplicate_keys()) {
     value_plain(doc, root);
     return;
   }
@@ -429,13 +428,19 @@ void writer::value(const document& doc, std::uint32_t root) {
       } else {
         open(n.k);
         frame f{i + 1, n.next, 0, n.k == kind::object, true, false};
-        if (f.object && opts_.sort_keys) {
-          // Collect member keys, sort by decoded key (UTF-8 byte order = code point order, as jq).
+        const bool duplicates = f.object && (n.flags & node_flag::duplicate_keys) != 0;
+        if (f.object && (opts_.sort_keys || duplicates)) {
+          // The member keys (one per distinct key, as jq: first position, last value), sorted under -S by decoded
+          // key (UTF-8 byte order = code point order, as jq).
           const std::uint32_t begin = static_cast<std::uint32_t>(sorted_.size());
-          for (std::uint32_t k = i + 1; k < n.next; k = doc[k + 1].next) sorted_.push_back(k);
-          std::stable_sort(sorted_.begin() + begin, sorted_.end(), [&doc](std::uint32_t a, std::uint32_t b) {
-            return doc.string_value(a) < doc.string_value(b);
-          });
+          if (duplicates)
+            doc.unique_member_keys(i, sorted_);
+          else
+            for (std::uint32_t k = i + 1; k < n.next; k = doc[k + 1].next) sorted_.push_back(k);
+          if (opts_.sort_keys)
+            std::stable_sort(sorted_.begin() + begin, sorted_.end(), [&doc](std::uint32_t a, std::uint32_t b) {
+              return doc.string_value(a) < doc.string_value(b);
+            });
           f = frame{begin, static_cast<std::uint32_t>(sorted_.size()), begin, true, true, true};
         }
         stack_.push_back(f);

@@ -75,7 +75,7 @@ class writer {
   int depth_ = 0;
   std::string indent_unit_;
   std::string tmp_;                       // decoded strings
-  std::vector<std::uint32_t> sorted_;     // -S: member key nodes of open objects
+  std::vector<std::uint32_t> sorted_;     // member key nodes of open objects listed apart (-S, duplicate keys)
   struct frame {
     std::uint32_t pos, end;   // unsorted: next child node, one past the last; sorted: position and end in sorted_
     std::uint32_t begin;      // sorted: where this object's keys start in sorted_

@@ -30,8 +30,18 @@ value value::number_literal(double d, std::string text) {
 value value::string(std::string s) { return value(kind::string, rep_string, 0, new detail::str_box(std::move(s))); }
 
 value value::view(std::shared_ptr<const document> doc, std::uint32_t index) {
-  const kind k = (*doc)[index].k;
-  return value(k, rep_view, index, new detail::doc_box(std::move(doc)));
+  const node& n = (*doc)[index];
+  value v(n.k, rep_view, index, new detail::doc_box(std::move(doc)));
+  if ((n.flags & node_flag::duplicate_keys) != 0) [[unlikely]]
+    v.object_mut();
+  return v;
+}
+
+value value::unique_keys_object(std::uint32_t index) const {
+  value v(kind::object, rep_view, index, box_);
+  ++box_->refs;
+  v.object_mut();  // one member per key, first position, last value (object_data::set)
+  return v;
 }
 
 value value::array(std::vector<value> items) {
@@ -596,13 +606,18 @@ void append_view(std::string& out, const document& d, std::uint32_t i) {
     }
     case kind::object: {
       out.push_back('{');
-      bool first = true;
-      for (std::uint32_t c = i + 1; c < n.next; c = d[c + 1].next) {
+      const auto member = [&](std::uint32_t c, bool first) {
         if (!first) out.push_back(',');
-        first = false;
         append_view_string(out, d, c);
         out.push_back(':');
         append_view(out, d, c + 1);
+      };
+      if ((n.flags & node_flag::duplicate_keys) != 0) [[unlikely]] {
+        std::vector<std::uint32_t> keys;
+        d.unique_member_keys(i, keys);
+        for (std::size_t k = 0; k < keys.size(); ++k) member(keys[k], k == 0);
+      } else {
+        for (std::uint32_t c = i + 1; c < n.next; c = d[c + 1].next) member(c, c == i + 1);
       }
       out.push_back('}');
       break;

@@ -167,7 +167,8 @@ class value {
   bool is_owned_array() const noexcept { return rep_ == rep_array; }
   bool is_owned_object() const noexcept { return rep_ == rep_object; }
   // A view of another node of the same document as this view.
-  value sibling_view(std::uint32_t index) const noexcept;
+  // (An object that repeats a key becomes an owned object with one member per key, as jq keeps.)
+  value sibling_view(std::uint32_t index) const;
 
   // Identity of the underlying storage (same box and node): cheap "certainly equal" test.
   bool same_storage(const value& o) const noexcept {
@@ -181,6 +182,7 @@ class value {
     if (rep_ >= rep_view && --box_->refs == 0) detail::release(box_);
   }
   value(kind k, rep_t r, std::uint32_t idx, detail::box* b) noexcept : k_(k), rep_(r), idx_(idx), box_(b) {}
+  value unique_keys_object(std::uint32_t index) const;
 
   kind k_;
   rep_t rep_;
@@ -233,9 +235,12 @@ struct obj_box : box {
 
 inline const document& value::doc() const noexcept { return *static_cast<detail::doc_box*>(box_)->doc; }
 
-inline value value::sibling_view(std::uint32_t index) const noexcept {
+inline value value::sibling_view(std::uint32_t index) const {
+  const node& n = (*static_cast<detail::doc_box*>(box_)->doc)[index];
+  if ((n.flags & node_flag::duplicate_keys) != 0) [[unlikely]]
+    return unique_keys_object(index);
   ++box_->refs;
-  return value((*static_cast<detail::doc_box*>(box_)->doc)[index].k, rep_view, index, box_);
+  return value(n.k, rep_view, index, box_);
 }
 
 inline const value::object_data& value::object_data_ref() const noexcept {

@@ -2,6 +2,8 @@
 """JSONTestSuite (../shared/conformance/JSONTestSuite/test_parsing): every y_ file is accepted (exit 0, and its
 compact output parses again to the same bytes), every n_ file is rejected with exit 5 and a
 `jview: error: FILE:LINE:COLUMN: ...` message, no i_ file crashes or hangs; `--check` agrees (0 / 1).
+Five n_ files are valid jq *streams* (STREAMS): accepted by default as jq does, rejected under --strict, which
+every n_ and y_ file is also run with.
 Usage: run_conformance.py --jview PATH --mode default|portable|ssse3 --shared DIR"""
 import argparse
 import os
@@ -64,14 +66,26 @@ def main():
             want_rc, want_check = STREAMS[name]
             if rc != want_rc or crc != want_check:
                 problems.append(f"stream semantics: exit {rc} (want {want_rc}), --check {crc} (want {want_check})")
-        elif kind == "n":
+        if kind == "n":
+            # Under --strict an input is one RFC 8259 JSON text: every n_ file is rejected, streams included.
+            src, sout, serr = run([args.jview, "--strict", "-c", ".", path], env)
+            scrc, scout, _ = run([args.jview, "--strict", "--check", path], env)
+            if src != 5 or not MSG.match(serr):
+                problems.append(f"--strict: exit {src} (want 5), stderr {serr[:200]!r}")
+            if scrc != 1 or not scout.startswith(path.encode() + b":"):
+                problems.append(f"--strict --check gave {scrc} {scout[:200]!r}")
+        if kind == "y":
+            src, sout, _ = run([args.jview, "--strict", "-c", ".", path], env)
+            if src != 0 or sout != out:
+                problems.append(f"--strict rejected a y_ file (exit {src})")
+        if kind == "n" and name not in STREAMS:
             if rc != 5:
                 problems.append(f"accepted or wrong status (exit {rc}, out {out[:100]!r})")
             elif not MSG.match(err):
                 problems.append(f"message not FILE:LINE:COLUMN: {err[:200]!r}")
             if crc != 1 or not cout.startswith(path.encode() + b":"):
                 problems.append(f"--check gave {crc} {cout[:200]!r}")
-        else:
+        elif kind == "i":
             if rc not in (0, 5):
                 problems.append(f"exit {rc}")
             if (rc == 0) != (crc == 0):

@@ -243,3 +243,60 @@ TEST_CASE("parser: portable and vector scanners agree (corpus, JSONTestSuite, mu
   }
   MESSAGE("compared " << compared << " inputs");
 }
+
+TEST_CASE("duplicate keys: exactly the objects that repeat a key are flagged, and their members are listed once") {
+  document doc;
+  // Flag of each object node, in document order, for a text.
+  const auto flags = [&doc](const std::string& text) {
+    REQUIRE(!parse_text(text, doc).err);
+    std::string out;
+    for (std::uint32_t i = 0; i < doc.size(); ++i)
+      if (doc[i].k == kind::object) out += (doc[i].flags & node_flag::duplicate_keys) ? 'D' : '.';
+    return out;
+  };
+  CHECK(flags(R"({"a":1,"b":2,"a":3})") == "D");
+  CHECK(doc.has_duplicate_keys());
+  CHECK(flags(R"({"a":1,"b":2,"c":3})") == ".");
+  CHECK(!doc.has_duplicate_keys());
+  CHECK(flags(R"({"a":{"a":1},"b":{"a":1,"a":2},"c":{"x":[{"y":0,"y":0}]}})") == "..D.D");
+  CHECK(flags(R"({"\u0061":1,"a":2})") == "D");             // escaped and plain spelling of one key
+  CHECK(flags(R"({"a\"":1,"a\\":2})") == ".");              // escapes, different keys
+  CHECK(flags(R"({"":1,"":2})") == "D");
+  CHECK(flags(R"([{"a":1},{"a":1},{"a":1}])") == "...");    // the same key in sibling objects
+  // The same key at the same depth in consecutive values parsed with one parser and document.
+  {
+    parser p;
+    const std::string text = R"({"k":1} {"k":2} {"k":3,"k":4})";
+    const char* b = text.data();
+    const char* e = b + text.size();
+    std::string seen;
+    while (!parser::at_end(b, e)) {
+      const char* stop = nullptr;
+      REQUIRE(!p.parse(b, e, doc, stop));
+      seen += doc.has_duplicate_keys() ? 'D' : '.';
+      b = stop;
+    }
+    CHECK(seen == "..D");
+  }
+  // Deeper than the parser's key table: still exact.
+  const std::string deep = std::string(40, '[') + R"({"k":1,"j":2,"k":3})" + std::string(40, ']');
+  CHECK(flags(deep) == "D");
+  CHECK(flags(std::string(40, '[') + R"({"k":1,"j":2})" + std::string(40, ']')) == ".");
+  // Many distinct keys (every hash slot taken several times over): no false flag.
+  std::string many = "{";
+  for (int i = 0; i < 20000; ++i) many += (i ? ",\"" : "\"") + std::to_string(i) + "\":" + std::to_string(i);
+  CHECK(flags(many + "}") == ".");
+  CHECK(flags(many + ",\"19999\":0}") == "D");
+  // unique_member_keys: first occurrence's position, last occurrence's node (its value follows it).
+  const std::string text = R"({"a":1,"b":2,"a":3,"c":4,"b":5})";
+  REQUIRE(!parse_text(text, doc).err);
+  std::vector<std::uint32_t> keys;
+  doc.unique_member_keys(0, keys);
+  REQUIRE(keys.size() == 3);
+  CHECK(doc.raw(keys[0]) == "a");
+  CHECK(doc.raw(keys[0] + 1) == "3");
+  CHECK(doc.raw(keys[1]) == "b");
+  CHECK(doc.raw(keys[1] + 1) == "5");
+  CHECK(doc.raw(keys[2]) == "c");
+  CHECK(doc.raw(keys[2] + 1) == "4");
+}

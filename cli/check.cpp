@@ -4,6 +4,7 @@
 
 #include "cli/exit_code.hpp"
 #include "cli/run.hpp"
+#include "cli/sink.hpp"
 #include "core/diagnostics.hpp"
 #include "core/input.hpp"
 
@@ -19,7 +20,7 @@ int run_check(const options& o) {
     std::string why;
     if (!reader.open(file, why)) {
       std::fflush(stdout);
-      fmt::print(stderr, "jview: error: {}: {}\n", file, why);
+      eprint("jview: error: {}: {}\n", file, why);
       status = exit_usage;
       continue;
     }
@@ -28,18 +29,18 @@ int run_check(const options& o) {
     while ((s = reader.next(doc)) == value_reader::status::value) any = true;
     if (s == value_reader::status::end && !any) {
       // Valid as a jq stream, but a file that should hold JSON and holds nothing is worth a line in CI.
-      fmt::print("{}:1:1: {}\n", reader.name(), error_message(error_code::empty_input));
+      oprint("{}:1:1: {}\n", reader.name(), error_message(error_code::empty_input));
       if (status == exit_ok) status = exit_false;
       continue;
     }
     if (s == value_reader::status::error) {
       if (reader.error().code == error_code::io_error) {
         std::fflush(stdout);
-        fmt::print(stderr, "jview: error: {}: {}\n", reader.name(), reader.io_error());
+        eprint("jview: error: {}: {}\n", reader.name(), reader.io_error());
         status = exit_usage;
         continue;
       }
-      fmt::print("{}\n", format_location_line(reader.name(), reader.location(), error_message(reader.error().code)));
+      oprint("{}\n", format_location_line(reader.name(), reader.location(), error_message(reader.error().code)));
       if (status == exit_ok) status = exit_false;
     }
   }

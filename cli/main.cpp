@@ -4,16 +4,22 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
+#include "cli/exit_code.hpp"
 #include "cli/options.hpp"
 #include "cli/run.hpp"
+#include "cli/sink.hpp"
 #include "simd/kernels.hpp"
 
 namespace {
 
-// A mapped input file that shrinks while it is read raises SIGBUS on the missing pages. Report it and exit with
-// status 2 instead of dying with a core dump (only async-signal-safe calls here).
+// A mapped input file that shrinks while it is read raises SIGBUS on the missing pages. Write the whole values
+// still buffered, report it and exit with status 2 instead of dying with a core dump (only async-signal-safe
+// calls here: write(2) and _exit).
 void on_sigbus(int) {
+  jview::cli::write_whole_on_fault();
   static const char msg[] = "jview: error: an input file shrank while it was being read (SIGBUS)\n";
   ssize_t r = write(2, msg, sizeof msg - 1);
   (void)r;
@@ -27,7 +33,7 @@ bool env_flag(const char* name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int run_main(int argc, char** argv) {
   // A closed pipe shows up as EPIPE from write(2), handled quietly by the sink, instead of killing the process.
   signal(SIGPIPE, SIG_IGN);
   struct sigaction bus {};
@@ -50,4 +56,19 @@ int main(int argc, char** argv) {
   if (o.check) return jview::cli::run_check(o);
   if (o.utf8) return jview::cli::run_utf8(o);
   return jview::cli::run_jq(o);
+}
+
+int main(int argc, char** argv) {
+  // Whatever runs out of memory (the filter's values, an input buffer, the output) ends here: the whole values
+  // already produced are written (cli::output_guard), then one message, not std::terminate's abort.
+  try {
+    return run_main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    jview::cli::eprint("jview: error: out of memory\n");
+  } catch (const std::length_error&) {  // a string or vector beyond max_size(): out of memory as well
+    jview::cli::eprint("jview: error: out of memory\n");
+  } catch (const std::exception& e) {
+    jview::cli::eprint("jview: error: {}\n", e.what());
+  }
+  return jview::cli::exit_usage;
 }

@@ -1,10 +1,15 @@
-// cli/sink.cpp: write(2) with retries; EPIPE marks the sink broken (quiet stop), other errors are kept.
+// cli/sink.cpp: write(2) with retries; EPIPE marks the sink broken (quiet stop), other errors are kept. And the
+// diagnostics that never throw.
 #include "cli/sink.hpp"
 
 #include <errno.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <exception>
+
+#include "core/output.hpp"
 
 namespace jview::cli {
 
@@ -24,6 +29,44 @@ bool fd_sink::write(void* ctx, const char* data, std::size_t len) {
     len -= static_cast<std::size_t>(r);
   }
   return true;
+}
+
+namespace {
+// The guarded buffer and its descriptor, for the fault handler (set and cleared by output_guard only).
+output_buffer* volatile g_guarded = nullptr;
+volatile int g_guarded_fd = -1;
+}  // namespace
+
+output_guard::output_guard(output_buffer& out, const fd_sink& sink) noexcept : out_(out) {
+  g_guarded_fd = sink.fd;
+  g_guarded = &out;
+}
+
+output_guard::~output_guard() {
+  g_guarded = nullptr;
+  if (std::uncaught_exceptions() > 0) out_.flush_whole();
+}
+
+void write_whole_on_fault() noexcept {
+  output_buffer* out = g_guarded;
+  if (out == nullptr || out->failed()) return;
+  const char* p = out->data();
+  std::size_t n = out->whole();
+  while (n > 0) {
+    ssize_t r = ::write(g_guarded_fd, p, n);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return;
+    p += r;
+    n -= static_cast<std::size_t>(r);
+  }
+}
+
+void write_stderr(std::string_view text) noexcept {
+  if (!text.empty()) (void)std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+void write_stdout(std::string_view text) noexcept {
+  if (!text.empty()) (void)std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 }  // namespace jview::cli

@@ -1,8 +1,16 @@
 // cli/sink.hpp: standard output through write(2). A closed pipe (`jview . big.json | head`) is not an error: the
 // run stops quietly. Any other write error is reported once and makes the exit status 2.
 #pragma once
+#include <fmt/core.h>
+
 #include <cstddef>
 #include <string>
+#include <string_view>
+#include <utility>
+
+namespace jview {
+class output_buffer;
+}
 
 namespace jview::cli {
 
@@ -13,5 +21,42 @@ struct fd_sink {
   // output_buffer::flush_fn: retries short writes and EINTR.
   static bool write(void* ctx, const char* data, std::size_t len);
 };
+
+// While alive, output owed is not lost when the run ends abnormally: an exception leaving the scope (out of memory)
+// flushes the whole values buffered in `out`; a fault (SIGBUS: a mapped input shrank) writes them from the signal
+// handler through write_whole_on_fault(). One at a time (run_jq makes one).
+class output_guard {
+ public:
+  output_guard(output_buffer& out, const fd_sink& sink) noexcept;
+  ~output_guard();
+  output_guard(const output_guard&) = delete;
+  output_guard& operator=(const output_guard&) = delete;
+
+ private:
+  output_buffer& out_;
+};
+// Async-signal-safe: write(2) of the guarded buffer's whole values to its descriptor (nothing without a guard).
+void write_whole_on_fault() noexcept;
+
+// Diagnostics that never throw. fmt::print(stderr, ...) throws fmt::system_error when stderr is closed, full or a
+// broken pipe, and the uncaught exception aborted the process (exit 134 instead of the error's status). These
+// format into a string and fwrite it, ignoring a failed write; formatting out of memory prints nothing.
+void write_stderr(std::string_view text) noexcept;
+template <class... Args>
+void eprint(fmt::format_string<Args...> f, Args&&... args) noexcept {
+  try {
+    write_stderr(fmt::format(f, std::forward<Args>(args)...));
+  } catch (...) {
+  }
+}
+// The same for text to standard output outside the output buffer (--check, --utf8, --version lines).
+void write_stdout(std::string_view text) noexcept;
+template <class... Args>
+void oprint(fmt::format_string<Args...> f, Args&&... args) noexcept {
+  try {
+    write_stdout(fmt::format(f, std::forward<Args>(args)...));
+  } catch (...) {
+  }
+}
 
 }  // namespace jview::cli

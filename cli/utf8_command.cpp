@@ -13,6 +13,7 @@
 
 #include "cli/exit_code.hpp"
 #include "cli/run.hpp"
+#include "cli/sink.hpp"
 #include "simd/kernels.hpp"
 
 namespace jview::cli {
@@ -70,7 +71,7 @@ int check_fd(int fd, const std::string& name, bool seekable, char* buf) {
   for (;;) {
     ssize_t r = read_full(fd, buf + carry, k_block);
     if (r < 0) {
-      fmt::print(stderr, "jview: error: {}: {}\n", name, std::strerror(errno));
+      eprint("jview: error: {}: {}\n", name, std::strerror(errno));
       return exit_usage;
     }
     const bool eof = static_cast<std::size_t>(r) < k_block;
@@ -94,7 +95,7 @@ int check_fd(int fd, const std::string& name, bool seekable, char* buf) {
       } else {
         lc.add(buf, bad);
       }
-      fmt::print("{}:{}:{}: invalid UTF-8 (byte offset {})\n", name, lc.lines + 1, lc.column + 1, offset);
+      oprint("{}:{}:{}: invalid UTF-8 (byte offset {})\n", name, lc.lines + 1, lc.column + 1, offset);
       return exit_false;
     }
     if (!seekable) lc.add(buf, cut);
@@ -121,7 +122,7 @@ int run_utf8(const options& o) {
       fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) {
         std::fflush(stdout);
-        fmt::print(stderr, "jview: error: {}: {}\n", f, std::strerror(errno));
+        eprint("jview: error: {}: {}\n", f, std::strerror(errno));
         status = exit_usage;
         continue;
       }
@@ -129,7 +130,7 @@ int run_utf8(const options& o) {
     struct stat st;
     const bool seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      fmt::print(stderr, "jview: error: {}: {}\n", f, std::strerror(EISDIR));
+      eprint("jview: error: {}: {}\n", f, std::strerror(EISDIR));
       status = exit_usage;
     } else {
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);

@@ -45,11 +45,20 @@ class output_buffer {
 
   // Hands everything buffered to the callback. False once any write failed.
   bool flush();
-  // Flushes when at least one chunk is buffered (call between values).
+  // Flushes when at least one chunk is buffered (call between values: it also marks the end of a whole value).
   void maybe_flush() {
     if (len_ >= chunk_) flush();
+    whole_ = len_;
   }
   bool failed() const noexcept { return failed_; }
+
+  // The buffered bytes up to the last maybe_flush(): whole values only. Read by a fault handler (the bytes
+  // [data(), data() + whole()) are always written: the buffer only ever appends behind them).
+  const char* data() const noexcept { return data_.get(); }
+  std::size_t whole() const noexcept { return whole_; }
+  // Hands the whole values buffered to the callback and drops the rest (a value cut short by an exception).
+  // Never throws: for unwinding.
+  void flush_whole() noexcept;
 
   // A flush_fn that appends to the std::string given as ctx (tests, in-memory use).
   static bool to_string(void* ctx, const char* data, std::size_t len);
@@ -62,6 +71,7 @@ class output_buffer {
   std::size_t chunk_;
   std::size_t cap_;
   std::size_t len_ = 0;
+  std::size_t whole_ = 0;  // bytes of whole values (see maybe_flush)
   std::unique_ptr<char[]> data_;
   bool failed_ = false;
 };

@@ -450,6 +450,15 @@ namespace detail {
 
 char* write_double_portable(double v, char* out) noexcept { return write_double_impl<digits16_portable>(v, out); }
 
+char* write_decimal_digits(std::uint64_t w, int n, int q, char* out) noexcept {
+  // Scaled to 16 digits: w * 10^q = (10 u + 0) * 10^(q + n - 17).
+  constexpr std::uint64_t scale[16] = {1,           10,           100,           1000,           10000,
+                                       100000,      1000000,      10000000,      100000000,      1000000000,
+                                       10000000000, 100000000000, 1000000000000, 10000000000000, 100000000000000,
+                                       1000000000000000};
+  return format_decimal<digits16_vector>(w * scale[16 - n], '0', q + n - 17, out);
+}
+
 decimal_fp to_decimal_shortest(double v) noexcept {
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(v);
   const int biased = static_cast<int>((bits >> 52) & 0x7FF);

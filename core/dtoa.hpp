@@ -46,6 +46,11 @@ decimal_fp to_decimal_shortest(double v) noexcept;
 // path must write the same bytes. Exposed for tests and the benchmark.
 char* write_double_portable(double v, char* out) noexcept;
 
+// Writes w * 10^q in jq's format, w with n digits (1 <= w < 10^15): what write_double_shortest writes for the double
+// nearest w * 10^q when that double is normal (then w's digits are its shortest form; see write_number_shortest in
+// core/number.hpp). No sign. `out` must have at least k_max_double_chars writable bytes.
+char* write_decimal_digits(std::uint64_t w, int n, int q, char* out) noexcept;
+
 // 128-bit powers of ten, {hi, lo}; entry e - k_pow10_min approximates 10^e from above (see gen_dtoa_tables.py).
 struct pow10_128 {
   std::uint64_t hi;

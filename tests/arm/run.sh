@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/arm/run.sh: cross-compile simd/ and its unit tests (tests/unit/main.cpp + tests/unit/simd/*.cpp) for AArch64,
+# tests/arm/run.sh: cross-compile simd/ and core/dtoa with their unit tests (tests/unit/main.cpp, tests/unit/simd/*.cpp,
+# tests/unit/core/dtoa_test.cpp) for AArch64,
 # statically linked at -O2, and run them under qemu-user, so the NEON kernels and scanners are executed, not just
 # compiled. Needs Debian's g++-aarch64-linux-gnu and qemu-user. Usage: tests/arm/run.sh [BUILD_DIR] [doctest args]
 # (default build dir: build-arm). Takes about 20 s to build and 10 s to run on the 2-core machines here.
@@ -23,10 +24,14 @@ done
 mkdir -p "$out/obj" "$out/include"
 # doctest is header-only and the same for every architecture; expose just it (not the host's /usr/include).
 ln -sfn /usr/include/doctest "$out/include/doctest"
+ln -sfn /usr/include/fast_float "$out/include/fast_float"  # header-only too (core/number.cpp)
 
 flags=(-std=c++20 -O2 -Wall -Wextra -Wpedantic -Werror -I"$root" -I"$out/include"
        "-DJVIEW_SHARED_DIR=\"$shared\"")
-sources=("$root"/simd/*.cpp "$root"/tests/unit/main.cpp "$root"/tests/unit/simd/*.cpp)
+# core/dtoa (NEON digits) and core/number with their test, a tenth of the random samples (qemu is slow).
+flags+=("-DJVIEW_SOURCE_DIR=\"$root\"" -DJVIEW_TEST_SAMPLE_DIVISOR=10)
+sources=("$root"/simd/*.cpp "$root"/tests/unit/main.cpp "$root"/tests/unit/simd/*.cpp
+         "$root"/core/dtoa.cpp "$root"/core/dtoa_tables.cpp "$root"/core/number.cpp "$root"/tests/unit/core/dtoa_test.cpp)
 
 start=$(date +%s)
 # One object per source, $jobs at a time.

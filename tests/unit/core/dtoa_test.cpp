@@ -1,9 +1,12 @@
 // Tests for core/dtoa: shortest digits and exponent against std::to_chars, strtod round trip, vector vs portable
 // digit paths, jq 1.8's text layout (tests/unit/core/data/dtoa_jq_expected.txt, made by gen_dtoa_jq_expected.py with
-// jq 1.8), and integers against std::to_string. A few million doubles; the 100M run is tests/unit_long/dtoa_long.cpp.
+// jq 1.8), integers against std::to_string, and number literals (number_to_double, write_number_shortest) against
+// fast_float. A few million doubles; the 100M run is tests/unit_long/dtoa_long.cpp.
 #include "core/dtoa.hpp"
+#include "core/number.hpp"
 
 #include <doctest/doctest.h>
+#include <fast_float/fast_float.h>
 
 #include <bit>
 #include <cfloat>
@@ -84,8 +87,11 @@ bool check_double(double v) {
 
 double from_bits(std::uint64_t b) { return std::bit_cast<double>(b); }
 
-// The unoptimised sanitizer build (make test runs it too) checks a tenth of the random samples, to stay a few seconds.
-#ifdef __OPTIMIZE__
+// The unoptimised sanitizer build (make test runs it too) checks a tenth of the random samples, to stay a few seconds;
+// so does the AArch64 build run under qemu (tests/arm/run.sh sets JVIEW_TEST_SAMPLE_DIVISOR).
+#if defined(JVIEW_TEST_SAMPLE_DIVISOR)
+constexpr int k_samples_divisor = JVIEW_TEST_SAMPLE_DIVISOR;
+#elif defined(__OPTIMIZE__)
 constexpr int k_samples_divisor = 1;
 #else
 constexpr int k_samples_divisor = 10;
@@ -276,10 +282,11 @@ bool check_uint(std::uint64_t v) {
 
 }  // namespace
 
+// 10M random values (2 x 10M checks; about 1 s in the release build) plus every power-of-ten boundary.
 TEST_CASE("itoa_against_to_string") {
   std::mt19937_64 rng(3);
   long failures = 0;
-  for (int i = 0; i < 1000000 / k_samples_divisor; ++i) {
+  for (int i = 0; i < 10000000 / k_samples_divisor; ++i) {
     const std::uint64_t x = rng() >> (rng() % 64);
     failures += !check_uint(x);
     failures += !check_int(static_cast<std::int64_t>(x));
@@ -308,4 +315,91 @@ TEST_CASE("itoa_against_to_string") {
   bool untouched = true;
   for (std::size_t k = jview::k_max_int_chars; k < sizeof buf; ++k) untouched = untouched && buf[k] == 0x55;
   CHECK(untouched);
+}
+
+// ---- literals: write_number_shortest (splitter, digits or Eisel-Lemire) and decimal_to_double against fast_float ----
+
+namespace {
+
+double reference_double(const std::string& lit) {
+  double d = 0;
+  const auto r = fast_float::from_chars(lit.data(), lit.data() + lit.size(), d);
+  if (r.ec != std::errc() && r.ec != std::errc::result_out_of_range) return 0;
+  if (std::isinf(d)) d = d > 0 ? DBL_MAX : -DBL_MAX;
+  return d;
+}
+
+std::string g_first_literal_failure;
+bool check_literal(const std::string& lit) {
+  const double want = reference_double(lit);
+  const double got = jview::number_to_double(lit);
+  char a[jview::k_max_double_chars], b[jview::k_max_double_chars];
+  const std::string_view fast(a, static_cast<std::size_t>(jview::write_number_shortest(lit, a) - a));
+  const std::string_view slow(b, static_cast<std::size_t>(jview::write_double_shortest(want, b) - b));
+  bool ok = std::bit_cast<std::uint64_t>(got) == std::bit_cast<std::uint64_t>(want) && fast == slow;
+  // Eisel-Lemire on every literal that splits (write_number_shortest uses it for short ones only).
+  jview::detail::decimal_literal d;
+  double v;
+  if (jview::detail::split_decimal(lit, d) && d.w != 0 && jview::detail::decimal_to_double(d.w, d.q, v))
+    ok = ok && (d.neg ? -v : v) == want;
+  if (!ok && g_first_literal_failure.empty())
+    g_first_literal_failure = "literal '" + lit + "' wrote '" + std::string(fast) + "' want '" + std::string(slow) + "'";
+  return ok;
+}
+
+std::string random_digits(std::mt19937_64& rng, int n, bool nonzero_first) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += static_cast<char>('0' + (i == 0 && nonzero_first ? 1 + rng() % 9 : rng() % 10));
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("literal_to_double_and_shortest_against_fast_float") {
+  std::mt19937_64 rng(11);
+  long failures = 0;
+  for (int i = 0; i < 2000000 / k_samples_divisor; ++i) {
+    std::string lit = rng() % 2 ? "-" : "";
+    const int int_digits = static_cast<int>(rng() % 4 == 0 ? 0 : 1 + rng() % 20);
+    lit += int_digits == 0 ? "0" : random_digits(rng, int_digits, true);
+    if (rng() % 4 != 0) {
+      const int lead_zeros = rng() % 3 == 0 ? static_cast<int>(rng() % 8) : 0;
+      lit += "." + std::string(static_cast<std::size_t>(lead_zeros), '0') +
+             random_digits(rng, static_cast<int>(1 + rng() % 20), false);
+    }
+    if (rng() % 2 == 0) {
+      const int e = static_cast<int>(rng() % 700) - 350;
+      lit += (rng() % 2 ? "e" : "E") + std::string(e >= 0 && rng() % 2 ? "+" : "") + std::to_string(e);
+    }
+    failures += !check_literal(lit);
+  }
+  // Every double's 17-digit and shortest texts (Eisel-Lemire's hard cases are near halfway points).
+  for (int i = 0; i < 300000 / k_samples_divisor; ++i) {
+    const double v = from_bits(rng() & ~(std::uint64_t{1} << 63));
+    if (!std::isfinite(v)) continue;
+    char buf[64];
+    failures += !check_literal(std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr));
+    failures += !check_literal(
+        std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 16).ptr));
+    // Halfway between v and its successor, 17+ digits: rounds to even.
+    const double next = std::nextafter(v, INFINITY);
+    if (std::isfinite(next) && v >= 1e-300) {
+      failures += !check_literal(std::string(
+          buf, std::to_chars(buf, buf + sizeof buf, v / 2 + next / 2, std::chars_format::scientific, 18).ptr));
+    }
+  }
+  // Exact halfway integers (2^53 + 1, ...), the normal-range edges of the 15-digit path, and odd shapes.
+  for (std::uint64_t m = (std::uint64_t{1} << 53) - 3; m < (std::uint64_t{1} << 53) + 40; ++m)
+    failures += !check_literal(std::to_string(m)) + !check_literal(std::to_string(m) + "e3");
+  for (int e = -330; e <= 330; ++e) {
+    for (const char* m : {"1", "9.99999999999999", "123456789012345", "2.2250738585072014", "4.9", "1.7976931348623157",
+                          "1.7976931348623158", "0.000001", "100"})
+      failures += !check_literal(std::string(m) + "e" + std::to_string(e));
+  }
+  for (const char* lit : {"0", "-0", "0.0", "-0.0", "0e99999", "-0e-5", "1.", ".5", "-.5", "1.e5", "1e", "1e+", "-",
+                          "", ".", "x", "1x", "+1", "00012", "1e0000001", "1e1000000", "123456789012345678901234567890",
+                          "0.00000000000000000000000000001", "1E5", "1e-5", "1e+17", "1e16", "100000000000000000000"})
+    failures += !check_literal(lit);
+  INFO(g_first_literal_failure);
+  CHECK(failures == 0);
 }

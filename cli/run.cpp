@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -48,7 +49,7 @@ class input_stream final : public filter::input_provider {
           holder_->keep = reader_->source_keepalive();
           return holder_;
         case value_reader::status::end:
-          reader_.reset();
+          close_reader();
           continue;
         case value_reader::status::error:
           report_parse_error();
@@ -64,7 +65,7 @@ class input_stream final : public filter::input_provider {
       if (!reader_ && !open_next()) return false;
       bool nl = false;
       if (reader_->read_line(line, nl)) return true;
-      reader_.reset();
+      close_reader();
     }
   }
   // Raw slurp (-R -s): everything as one string.
@@ -72,7 +73,7 @@ class input_stream final : public filter::input_provider {
     std::string all;
     while (reader_ || open_next()) {
       if (!reader_->read_all(all)) io_failed();
-      reader_.reset();
+      close_reader();
     }
     return all;
   }
@@ -89,9 +90,17 @@ class input_stream final : public filter::input_provider {
     out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
     return true;
   }
-  std::string current_filename() const override { return name_ == "<stdin>" ? std::string() : name_; }
+  // jq's input_filename: "<stdin>" for standard input, null (empty here) before any input was opened.
+  std::string current_filename() const override { return opened_ ? name_ : std::string(); }
+  // jq's "FILE:LINE" of an error: the lines read so far in the current file (jq reads whole lines, so a JSON
+  // value counts its own line; a raw line counts once read). "<unknown>" before any input was opened (-n).
   std::string where() const {
-    return fmt::format("{}:{}", name_, reader_ ? reader_->current_line() : last_line_);
+    if (!opened_) return "<unknown>";
+    return fmt::format("{}:{}", name_, current_line());
+  }
+  std::uint64_t current_line() const override {
+    if (!reader_) return last_line_;
+    return reader_->current_line() - (o_.raw_input ? 1 : 0);
   }
 
   int status() const { return status_; }
@@ -104,20 +113,25 @@ class input_stream final : public filter::input_provider {
       std::string why;
       if (!r->open(f, why)) {
         out_.flush();
-        fmt::print(stderr, "jview: error: Could not open {}: {}\n", f, why);
+        eprint("jview: error: Could not open file {}: {}\n", f, why);
         status_ = std::max(status_, static_cast<int>(exit_usage));
         continue;
       }
       r->set_before_block([](void* ctx) { static_cast<output_buffer*>(ctx)->flush(); }, &out_);
       name_ = r->name();
+      opened_ = true;
       reader_ = std::move(r);
       return true;
     }
     return false;
   }
+  void close_reader() {
+    last_line_ = reader_->current_line() - 1;
+    reader_.reset();
+  }
   void io_failed() {
     out_.flush();
-    fmt::print(stderr, "jview: error: {}: {}\n", reader_->name(), reader_->io_error());
+    eprint("jview: error: {}: {}\n", reader_->name(), reader_->io_error());
     status_ = std::max(status_, static_cast<int>(exit_usage));
   }
   void report_parse_error() {
@@ -142,7 +156,8 @@ class input_stream final : public filter::input_provider {
   std::unique_ptr<value_reader> reader_;
   std::shared_ptr<doc_holder> holder_;
   std::string name_ = "<stdin>";
-  std::uint64_t last_line_ = 0;
+  std::uint64_t last_line_ = 0;  // lines of the last file read to its end (for errors after it)
+  bool opened_ = false;
   int status_ = exit_ok;
 };
 
@@ -151,7 +166,7 @@ bool read_file_text(const std::string& path, std::string& out) {
   value_reader r(parse_options{});
   std::string why;
   if (!r.open(path, why) || !r.read_all(out)) {
-    fmt::print(stderr, "jview: error: Could not open {}: {}\n", path, why.empty() ? r.io_error() : why);
+    eprint("jview: error: Could not open file {}: {}\n", path, why.empty() ? r.io_error() : why);
     return false;
   }
   return true;
@@ -162,7 +177,7 @@ bool slurp_file_json(const std::string& path, const parse_options& popts, std::s
   value_reader r(popts);
   std::string why;
   if (!r.open(path, why)) {
-    fmt::print(stderr, "jview: error: Could not open {}: {}\n", path, why);
+    eprint("jview: error: Could not open file {}: {}\n", path, why);
     return false;
   }
   output_buffer buf(&output_buffer::to_string, &json);
@@ -182,10 +197,25 @@ bool slurp_file_json(const std::string& path, const parse_options& popts, std::s
   buf.flush();
   if (s == value_reader::status::error) {
     source_location loc = r.location();
-    fmt::print(stderr, "jview: error: {}\n", format_location_line(path, loc, error_message(r.error().code)));
+    eprint("jview: error: {}\n", format_location_line(path, loc, error_message(r.error().code)));
     return false;
   }
   return true;
+}
+
+// jq 1.8's report of a compile error: the message, then where it is ("at <top-level>, line L, column C:" or the
+// module's path), the line and carets under the offending token (columns count bytes, as jq's do).
+std::string format_compile_error(const filter::compile_error& e) {
+  std::string msg = "jview: error: " + e.message;
+  if (e.length > 0 && e.line > 0) {
+    msg += fmt::format(" at {}, line {}, column {}:\n    {}\n    ", e.file.empty() ? "<top-level>" : e.file, e.line,
+                       e.column, e.source_line);
+    msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
+    msg.append(static_cast<std::size_t>(e.length), '^');
+  } else if (e.message.rfind("module not found", 0) == 0) {
+    msg += "\n";  // jq's message for a missing module ends in a newline of its own
+  }
+  return msg + "\njview: 1 compile error\n";
 }
 
 }  // namespace
@@ -221,17 +251,18 @@ int run_jq(const options& o) {
   try {
     prog = filter::program::compile(source, copts);
   } catch (const filter::compile_error& e) {
-    fmt::print(stderr, "jview: error: {}\njview: 1 compile error\n", e.message);
+    write_stderr(format_compile_error(e));
     return exit_compile;
   }
 
   fd_sink sink;
   output_buffer out(&fd_sink::write, &sink);
+  const output_guard guard(out, sink);  // out of memory or SIGBUS: the whole values buffered are still written
   write_options wo = o.write;
   wo.color = o.color == 1 || (o.color == -1 && isatty(1) && std::getenv("NO_COLOR") == nullptr);
   if (wo.color) {
     if (const char* jc = std::getenv("JQ_COLORS"); jc != nullptr && !wo.colors.apply(jc))
-      fmt::print(stderr, "Failed to set $JQ_COLORS\n");
+      eprint("Failed to set $JQ_COLORS\n");
   }
   writer w(out, wo);
   input_stream inputs(o, out);
@@ -262,7 +293,7 @@ int run_jq(const options& o) {
   cb.emit = emit;
   cb.debug = [&](std::string_view msg) {
     out.flush();
-    fmt::print(stderr, "[\"DEBUG:\",{}]\n", msg);
+    eprint("[\"DEBUG:\",{}]\n", msg);
   };
   cb.stderr_out = [&](std::string_view text) {
     out.flush();
@@ -274,8 +305,15 @@ int run_jq(const options& o) {
     int halt = -1;
     if (!prog->run(input, &inputs, cb, error, halt)) {
       out.flush();
-      fmt::print(stderr, "jview: error (at {}): {}\n", inputs.where(), error);
+      if (halt >= 0)
+        write_stderr(error);  // halt_error: its text exactly as jq writes it
+      else if (prog->last_error_not_string())
+        eprint("jview: error (at {}) (not a string): {}\n", inputs.where(), error);
+      else
+        eprint("jview: error (at {}): {}\n", inputs.where(), error);
       status = exit_runtime;
+    } else {
+      status = exit_ok;  // jq's status is that of the last input: an error in an earlier one does not count
     }
     if (halt >= 0) {
       status = halt;
@@ -322,7 +360,7 @@ int run_jq(const options& o) {
   }
   out.flush();
   if (!sink.error.empty()) {
-    fmt::print(stderr, "jview: error: writing output: {}\n", sink.error);
+    eprint("jview: error: writing output: {}\n", sink.error);
     return exit_usage;
   }
   if (sink.broken_pipe) return exit_ok;

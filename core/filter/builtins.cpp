@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 namespace jview::filter::detail {
@@ -685,15 +686,20 @@ st f_flatten1(interp& I, const value& in, const value* args, value& out) {
 }
 
 st f_transpose(interp& I, const value& in, const value*, value& out) {
-  if (!in.is_array()) return I.fail(std::string("Cannot iterate over ") + in.type_name() + " (" + dump_trunc(in) + ")");
+  // jq: [range(0; map(length) | max // 0) as $i | [.[][$i]]]: the rows of an object are its values.
   std::vector<value> rows;
-  in.for_each_element([&](const value& v) { rows.push_back(v); });
+  if (in.is_array())
+    in.for_each_element([&](const value& v) { rows.push_back(v); });
+  else if (in.is_object())
+    in.for_each_member([&](std::string_view, const value& v) { rows.push_back(v); });
+  else
+    return I.fail(std::string("Cannot iterate over ") + in.type_name() + " (" + dump_trunc(in) + ")");
   std::uint32_t width = 0;
   for (const value& r : rows) {
     value len;
     const st s = length_of(I, r, len);
     if (s != st::ok) return s;
-    width = std::max(width, static_cast<std::uint32_t>(len.number()));
+    width = std::max(width, static_cast<std::uint32_t>(std::ceil(len.number())));
   }
   std::vector<value> cols;
   for (std::uint32_t i = 0; i < width; ++i) {
@@ -1122,6 +1128,11 @@ st f_builtins(interp&, const value&, const value*, value& out) {
   return st::ok;
 }
 
+st f_input_line_number(interp& I, const value&, const value*, value& out) {
+  out = value::number(I.inputs == nullptr ? 0.0 : static_cast<double>(I.inputs->current_line()));
+  return st::ok;
+}
+
 st f_input_filename(interp& I, const value&, const value*, value& out) {
   if (I.inputs == nullptr) {
     out = value();
@@ -1129,11 +1140,6 @@ st f_input_filename(interp& I, const value&, const value*, value& out) {
   }
   std::string name = I.inputs->current_filename();
   out = name.empty() ? value() : value::string(std::move(name));
-  return st::ok;
-}
-
-st f_zero(interp&, const value&, const value*, value& out) {
-  out = value::number(0);
   return st::ok;
 }
 
@@ -1226,8 +1232,16 @@ st f_modulemeta(interp& I, const value& in, const value*, value& out) {
 }
 
 st f_search_list(interp& I, const value&, const value*, value& out) {
+  // jq's list: the -L paths (resolved to real paths where they exist), or its defaults unexpanded.
   std::vector<value> dirs;
-  for (const std::string& p : I.prog.library_paths) dirs.push_back(value::string(p));
+  if (I.prog.library_paths.empty()) {
+    for (const char* d : {"~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"}) dirs.push_back(value::string(d));
+  }
+  for (const std::string& p : I.prog.library_paths) {
+    char* r = p.empty() || p[0] == '~' || p[0] == '$' ? nullptr : ::realpath(p.c_str(), nullptr);
+    dirs.push_back(value::string(r != nullptr ? std::string(r) : p));
+    std::free(r);
+  }
   out = value::array(std::move(dirs));
   return st::ok;
 }
@@ -1307,7 +1321,7 @@ const native_def k_core[] = {
     {"env", 0, f_env, nullptr, nullptr},
     {"builtins", 0, f_builtins, nullptr, nullptr},
     {"input_filename", 0, f_input_filename, nullptr, nullptr},
-    {"input_line_number", 0, f_zero, nullptr, nullptr},
+    {"input_line_number", 0, f_input_line_number, nullptr, nullptr},
     {"input", 0, f_input, nullptr, nullptr},
     {"inputs", 0, nullptr, g_inputs, nullptr},
     {"debug", 0, f_debug, nullptr, nullptr},

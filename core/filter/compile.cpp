@@ -3,6 +3,7 @@
 // variable, closure parameter, local definition and label). Builtins written in jq (prelude.cpp) are parsed and
 // resolved only when a program calls them, so start-up cost follows the program, not the library.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -78,6 +79,8 @@ class resolver {
 
   void resolve(node* n);
   void resolve_def(funcdef* f, bool global);
+  // resolve_def, but an error is kept for when the definition is referenced (jq ignores unreferenced ones).
+  void resolve_def_deferred(funcdef* f, bool global);
   funcdef* prelude(const std::string& name, std::uint32_t arity);
 
  private:
@@ -189,6 +192,16 @@ funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
   return f;
 }
 
+void resolver::resolve_def_deferred(funcdef* f, bool global) {
+  const std::size_t mark = scope_.size();
+  try {
+    resolve_def(f, global);
+  } catch (compile_error& e) {
+    scope_.resize(mark);
+    prog_.pending_errors.emplace(f, std::move(e));
+  }
+}
+
 void resolver::resolve_def(funcdef* f, bool global) {
   (void)global;
   const std::size_t mark = scope_.size();
@@ -243,6 +256,7 @@ void resolver::resolve(node* n) {
           break;
         }
         if (s.k == scope_entry::func && s.arity == arity) {
+          if (auto it = prog_.pending_errors.find(s.def->fn); it != prog_.pending_errors.end()) throw it->second;
           n->ck = call_kind::local_def;
           n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
           n->fn = s.def->fn;
@@ -252,6 +266,7 @@ void resolver::resolve(node* n) {
       }
       if (!found) {
         if (funcdef* f = module_function(n->name, arity)) {
+          if (auto it = prog_.pending_errors.find(f); it != prog_.pending_errors.end()) throw it->second;
           n->ck = call_kind::global_def;
           n->fn = f;
         } else if (funcdef* f = prelude(n->name, arity)) {
@@ -270,7 +285,7 @@ void resolver::resolve(node* n) {
     }
     case op::funcdef: {
       scope_.push_back(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});
-      resolve_def(n->fn, false);
+      resolve_def_deferred(n->fn, false);
       resolve(n->a);
       scope_.pop_back();
       return;
@@ -345,12 +360,41 @@ std::string dir_of(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// jq's substitutions in a search path: a leading "~" is $HOME, a leading "$ORIGIN" the directory of the
+// executable.
+std::string expand_search_path(const std::string& d) {
+  if (d == "~" || d.compare(0, 2, "~/") == 0) {
+    const char* home = std::getenv("HOME");
+    if (home != nullptr && *home != '\0') return home + d.substr(1);
+  } else if (d == "$ORIGIN" || d.compare(0, 8, "$ORIGIN/") == 0) {
+    char exe[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+      std::string dir(exe, static_cast<std::size_t>(n));
+      const std::size_t slash = dir.rfind('/');
+      dir.resize(slash == std::string::npos ? 0 : slash);
+      return dir + d.substr(7);
+    }
+  }
+  return d;
+}
+
+// A file's canonical path (jq names module files by their real path in errors and $__loc__).
+std::string real_path(const std::string& file) {
+  char* r = ::realpath(file.c_str(), nullptr);
+  if (r == nullptr) return file;
+  std::string out(r);
+  std::free(r);
+  return out;
+}
+
 // Directories to search for an import: the import's own "search" metadata (relative to the importing file),
-// then the library paths (-L).
+// then the library paths (-L), or without -L jq's default list: ~/.jq, $ORIGIN/../lib/jq, $ORIGIN/../lib.
 std::vector<std::string> search_dirs(const program_impl& prog, const value& meta, const std::string& origin) {
   std::vector<std::string> dirs;
-  auto add = [&](const std::string& d) {
-    if (d.empty()) return;
+  auto add = [&](const std::string& path) {
+    if (path.empty()) return;
+    const std::string d = expand_search_path(path);
     if (d[0] == '/')
       dirs.push_back(d);
     else if (d == ".")
@@ -367,7 +411,9 @@ std::vector<std::string> search_dirs(const program_impl& prog, const value& meta
       if (v.is_string()) add(v.string_copy());
     });
   }
-  for (const std::string& p : prog.library_paths) dirs.push_back(p);
+  static const std::vector<std::string> k_default_paths = {"~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"};
+  for (const std::string& p : prog.library_paths.empty() ? k_default_paths : prog.library_paths)
+    dirs.push_back(expand_search_path(p));
   return dirs;
 }
 
@@ -429,8 +475,10 @@ void bind_imports(program_impl& prog, const std::vector<import_directive>& imps,
 
 detail::module_info* detail::program_impl::load_module(const std::string& rel, const value& meta,
                                                        const std::string& origin_dir) {
-  const std::string file = find_module_file(*this, rel, meta, origin_dir, ".jq");
+  // "\x01PATH": a file named exactly (~/.jq, included into the main program).
+  std::string file = rel.compare(0, 1, "\x01") == 0 ? rel.substr(1) : find_module_file(*this, rel, meta, origin_dir, ".jq");
   if (file.empty()) module_error("module not found: " + rel);
+  file = real_path(file);
   for (auto& m : modules) {
     if (m->file == file) {
       if (m->loading) module_error("module import cycle through " + rel);
@@ -466,7 +514,7 @@ detail::module_info* detail::program_impl::load_module(const std::string& rel, c
     ms.data = &mi->data_vars;
     ms.file = file;
     resolver r(*this, text, ms);
-    r.resolve_def(f, true);
+    r.resolve_def_deferred(f, true);
   }
   mi->loading = false;
   return mi;
@@ -572,6 +620,15 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
   auto* main_data = new std::vector<std::pair<std::string, std::uint32_t>>();
   prog->main_imports.reset(main_imports);
   prog->main_data.reset(main_data);
+  // jq includes $HOME/.jq into the main program when it is a file (as a directory it is a search path).
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    const std::string dot = std::string(home) + "/.jq";
+    if (detail::is_regular_file(dot)) {
+      import_directive d;
+      d.path = "\x01" + dot;
+      parsed.imports.insert(parsed.imports.begin(), std::move(d));
+    }
+  }
   detail::bind_imports(*prog, parsed.imports, ".", *main_imports, *main_data, nullptr);
   prog->main = parsed.main;
   detail::mod_scope ms;

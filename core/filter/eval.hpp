@@ -121,6 +121,8 @@ class program_impl final : public program {
   std::vector<value> globals;              // values of global variables, by slot
   std::vector<std::string> global_names;   // their names (without '$')
   std::unordered_map<std::string, funcdef*> prelude_defs;  // "name/arity" -> compiled prelude definition
+  // Definitions whose bodies do not compile: like jq, an error counts only when the definition is referenced.
+  std::unordered_map<const funcdef*, compile_error> pending_errors;
   std::vector<std::unique_ptr<module_info>> modules;       // every loaded module (cached by file)
   std::vector<std::string> library_paths;                  // -L
   std::vector<std::string> module_sources;                 // texts of loaded modules (error locations)

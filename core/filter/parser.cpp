@@ -56,6 +56,7 @@ void parser::unexpected(const char* expecting) {
   }
   // jq's lexer leaves the location of the last token in place at the end of the input.
   if (t.t == tok::eof) fail_at(prev_start_, prev_end_, msg);
+  if (t.t == tok::invalid) fail_at(t.start, t.start + 1, msg);  // jq's lexer takes one byte as INVALID_CHARACTER
   fail_at(t.start, t.end, msg);
 }
 

@@ -35,6 +35,8 @@ class input_provider {
   virtual bool next(value& out) = 0;
   // Name of the current file, or empty for stdin / none (jq's input_filename gives null then).
   virtual std::string current_filename() const = 0;
+  // Lines of the current file read so far, as jq counts them (`input_line_number`, error locations).
+  virtual std::uint64_t current_line() const { return 0; }
 };
 
 struct compile_options {

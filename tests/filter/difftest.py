@@ -3,8 +3,11 @@
 jview and by jq 1.8.2 (../shared/tools/jq-1.8), outputs compared byte for byte (compact), error messages compared
 after the program-name prefix and the input location are stripped.
 
-Usage: difftest.py --jview build/jview [--jq PATH] [--count N] [--seed S] [--verbose]
+Usage: difftest.py --jview build/jview [--jq PATH] [--count N] [--seed S] [--batch K] [--verbose]
 Exit status 1 when any case differs (each difference is printed with the program and the input).
+With --batch K, K programs run in one process of each side (`.[i] | try ([P_i] | tojson) catch ...` over an array
+of the K inputs), which cuts the process start-ups (jq 1.8's loader is slow); a batch jq rejects at compile time is
+run again program by program.
 The grammar sticks to constructs whose results do not depend on details jq leaves open (no `now`, `input`,
 `$__loc__`, environment); inputs use canonical number literals so the printing of literals is not under test.
 """
@@ -176,26 +179,57 @@ def run(cmd, program, inp):
     return p.returncode, p.stdout.decode(errors='replace'), err
 
 
+def wrap(program):
+    return '(try ([%s] | tojson) catch ("error: " + tojson))' % program
+
+
+def run_batch(args, programs, inputs):
+    """Runs the programs on their inputs in one process per side; returns the list of (jq, jview) result pairs,
+    or None when jq does not compile the batch (then each program is run alone)."""
+    batch = '[' + ', '.join('(.[%d] | %s)' % (i, wrap(p)) for i, p in enumerate(programs)) + ']'
+    inp = '[' + ','.join(inputs) + ']'
+    a = run([args.jq, '-c'], batch, inp)
+    if a is None or a[0] == 3:
+        return None
+    b = run([args.jview, '-c'], batch, inp)
+    if b is None:
+        return None
+    if a[0] != 0 or b[0] != 0:
+        return None  # not expected (every program is inside try): compare them one by one
+    try:
+        ra, rb = json.loads(a[1]), json.loads(b[1])
+    except ValueError:
+        return [(a, b)] * len(programs)
+    if len(ra) != len(programs) or len(rb) != len(programs):
+        return [(a, b)] * len(programs)
+    return list(zip(ra, rb))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--jview', required=True)
     ap.add_argument('--jq', default=DEFAULT_JQ)
     ap.add_argument('--count', type=int, default=300)
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--batch', type=int, default=1)
     ap.add_argument('--verbose', action='store_true')
     args = ap.parse_args()
     g = gen(random.Random(args.seed))
     diffs = 0
     compile_errors = 0
+    cases = []
     for i in range(args.count):
         program = g.expr(3)
         if program.startswith('-'):
             program = '. | ' + program  # not an option
-        inp = json.dumps(g.json(), ensure_ascii=False, separators=(',', ':'))
+        cases.append((i, program, json.dumps(g.json(), ensure_ascii=False, separators=(',', ':'))))
+
+    def single(i, program, inp):
+        nonlocal diffs, compile_errors
         a = run([args.jq, '-c'], program, inp)
         b = run([args.jview, '-c'], program, inp)
         if a is None or b is None:
-            continue  # a timeout on either side: not comparable
+            return  # a timeout on either side: not comparable
         if a[0] == 3:
             compile_errors += 1
         if a != b:
@@ -203,6 +237,20 @@ def main():
             print(f'DIFF {i}: {program}\n  input: {inp}\n  jq:    {a}\n  jview: {b}')
         elif args.verbose:
             print(f'ok {i}: {program}')
+
+    for start in range(0, len(cases), max(args.batch, 1)):
+        chunk = cases[start:start + max(args.batch, 1)]
+        results = run_batch(args, [c[1] for c in chunk], [c[2] for c in chunk]) if args.batch > 1 else None
+        if results is None:
+            for c in chunk:
+                single(*c)
+            continue
+        for (i, program, inp), (a, b) in zip(chunk, results):
+            if a != b:
+                diffs += 1
+                print(f'DIFF {i}: {program}\n  input: {inp}\n  jq:    {a}\n  jview: {b}')
+            elif args.verbose:
+                print(f'ok {i}: {program}')
     print(f'{args.count - diffs}/{args.count} programs agree ({compile_errors} rejected by jq at compile time)')
     sys.exit(1 if diffs else 0)
 

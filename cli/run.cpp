@@ -42,10 +42,19 @@ class input_stream final : public filter::input_provider {
   std::shared_ptr<doc_holder> next_doc() {
     for (;;) {
       if (!reader_ && !open_next()) return nullptr;
-      if (!holder_ || holder_.use_count() > 1) holder_ = std::make_shared<doc_holder>();
-      holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
-      switch (reader_->next(holder_->doc)) {
+      // The last value still in use (`[inputs]`, -s, `input`): parse into the scratch document, whose arena is
+      // reused, and hand out a compact copy (and so on while the holder is such a copy, which has no arena);
+      // otherwise parse into the holder's own document again.
+      const bool kept = holder_ && (holder_.use_count() > 1 || holder_->doc.capacity() == 0);
+      if (!holder_) holder_ = std::make_shared<doc_holder>();
+      if (!kept) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
+      switch (reader_->next(kept ? scratch_ : holder_->doc)) {
         case value_reader::status::value:
+          if (kept) {
+            auto h = std::make_shared<doc_holder>();
+            h->doc.copy_from(scratch_);
+            holder_ = std::move(h);
+          }
           holder_->keep = reader_->source_keepalive();
           return holder_;
         case value_reader::status::end:
@@ -155,6 +164,7 @@ class input_stream final : public filter::input_provider {
   std::size_t next_file_ = 0;
   std::unique_ptr<value_reader> reader_;
   std::shared_ptr<doc_holder> holder_;
+  document scratch_;  // kept values are parsed here first (see next_doc)
   std::string name_ = "<stdin>";
   std::uint64_t last_line_ = 0;  // lines of the last file read to its end (for errors after it)
   bool opened_ = false;

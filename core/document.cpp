@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 
@@ -12,8 +13,27 @@
 
 namespace jview {
 
-document::~document() {
-  if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
+document::~document() { release(); }
+
+void document::release() noexcept {
+  if (nodes_ == nullptr) return;
+  if (mapped_bytes_ != 0)
+    munmap(nodes_, mapped_bytes_);
+  else
+    std::free(nodes_);
+  nodes_ = nullptr;
+  capacity_ = mapped_bytes_ = 0;
+}
+
+void document::copy_from(const document& src) {
+  auto* copy = static_cast<node*>(std::malloc(std::max<std::size_t>(src.size_, 1) * sizeof(node)));
+  if (copy == nullptr) throw std::bad_alloc();
+  std::memcpy(copy, src.nodes_, std::size_t{src.size_} * sizeof(node));
+  release();
+  nodes_ = copy;  // capacity_ stays 0: parsing into this document maps a new arena
+  base_ = src.base_;
+  size_ = src.size_;
+  duplicate_keys_ = src.duplicate_keys_;
 }
 
 namespace {
@@ -30,7 +50,7 @@ node* document::reserve(std::size_t count) {
   const std::size_t bytes = arena_bytes(count);
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
-  if (nodes_ != nullptr) munmap(nodes_, mapped_bytes_);
+  release();
   nodes_ = static_cast<node*>(mem);
   mapped_bytes_ = bytes;
   capacity_ = bytes / sizeof(node);
@@ -39,7 +59,7 @@ node* document::reserve(std::size_t count) {
 }
 
 node* document::grow(std::size_t used, std::size_t done, std::size_t total) noexcept {
-  if (nodes_ == nullptr) return nullptr;
+  if (nodes_ == nullptr || mapped_bytes_ == 0) return nullptr;
   const std::size_t most = total / 2 + 2;  // the parser's bound: no value needs more
   // The projection from the bytes parsed so far (uniform data needs one step), at least half again what is used;
   // if that much address space is not there, an eighth more is tried before giving up.

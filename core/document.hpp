@@ -84,6 +84,9 @@ class document {
   // the address space is exhausted (the arena is then unchanged). Used by the parser.
   node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
   std::size_t capacity() const noexcept { return capacity_; }
+  // Becomes a compact copy of src's value (its nodes in an exact-size heap block, same source bytes): for values
+  // kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena.
+  void copy_from(const document& src);
   void set(const char* base, std::uint32_t size, bool duplicate_keys = false) noexcept {
     base_ = base;
     size_ = size;
@@ -96,7 +99,8 @@ class document {
   std::uint32_t size_ = 0;
   bool duplicate_keys_ = false;
   std::size_t capacity_ = 0;     // nodes
-  std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_
+  std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_; 0: a heap block (copy_from)
+  void release() noexcept;
 };
 
 }  // namespace jview

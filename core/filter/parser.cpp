@@ -435,10 +435,13 @@ node* parser::parse_binary(int min_level) {
 // jq 1.8's unary minus negates the term right after it: `-"a" * 2` fails on the negation, `-1 / x` divides -1.
 node* parser::parse_unary() {
   if (at(tok::minus)) {
+    // Each minus nests: counted with the other nesting, so `- - ... 1` cannot outgrow the compiler's stack.
+    if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
     const std::uint32_t pos = lex_.cur().start;
     advance();
     node* n = make(op::neg, pos);
     n->a = parse_unary();
+    --depth_;
     return n;
   }
   return parse_postfix_term();

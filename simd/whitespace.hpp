@@ -28,15 +28,7 @@ struct portable_ws {
 struct sse2_ws {
   [[gnu::always_inline]] static inline const char* skip(const char* p, const char* end) noexcept {
     if (p == end || !is_json_ws(*p)) [[likely]] return p;  // compact input: no whitespace at all
-    if (*p == '\n' && end - p > 17) {
-      // A line break and its indentation: the spaces after it, found with one compare of 16 bytes.
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
-      const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' '))));
-      const char* q = p + 1 + __builtin_ctz(other | 0x10000u);
-      if (!is_json_ws(*q)) [[likely]] return q;
-      return run(q, end);
-    }
-    if (++p == end || !is_json_ws(*p)) return p;            // a single separating space
+    if (++p == end || !is_json_ws(*p)) return p;            // a single separating space or newline
     return run(p, end);
   }
 

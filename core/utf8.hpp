@@ -40,23 +40,31 @@ inline constexpr std::uint32_t k_replacement = 0xfffd;
   return decode(p, end, cp);
 }
 
+// Writes the UTF-8 encoding of cp (cp <= 0x10FFFF, not a surrogate) at o, which has room for 4 bytes; returns
+// the end.
+[[gnu::always_inline]] inline char* encode(char* o, std::uint32_t cp) noexcept {
+  if (cp < 0x80) {
+    *o++ = static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    *o++ = static_cast<char>(0xc0 | (cp >> 6));
+    *o++ = static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    *o++ = static_cast<char>(0xe0 | (cp >> 12));
+    *o++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    *o++ = static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    *o++ = static_cast<char>(0xf0 | (cp >> 18));
+    *o++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    *o++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    *o++ = static_cast<char>(0x80 | (cp & 0x3f));
+  }
+  return o;
+}
+
 // Appends the UTF-8 encoding of cp (cp <= 0x10FFFF, not a surrogate).
 inline void append(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
+  char bytes[4];
+  out.append(bytes, static_cast<std::size_t>(encode(bytes, cp) - bytes));
 }
 
 // Value of one hex digit, or -1.
@@ -76,6 +84,24 @@ inline bool read_hex4(const char* p, const char* end, std::uint32_t& v) noexcept
     v = (v << 4) | static_cast<std::uint32_t>(h);
   }
   return true;
+}
+
+// The code point of the \uXXXX escape at p (p[0] == '\\', p[1] == 'u', four hex digits: a string the parser
+// accepted), joined with the low-surrogate escape after it when it is a high surrogate. A surrogate left alone
+// (only in strings read with --replace-invalid-utf8) gives U+FFFD, as jq does. Advances p past what it read.
+inline std::uint32_t decode_u_escape(const char*& p, const char* end) noexcept {
+  std::uint32_t cp = 0;
+  read_hex4(p + 2, end, cp);
+  p += 6;
+  if (cp >= 0xd800 && cp <= 0xdbff) {
+    std::uint32_t lo = 0;
+    if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' && read_hex4(p + 2, end, lo) && lo >= 0xdc00 && lo <= 0xdfff) {
+      p += 6;
+      return 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+    }
+    return k_replacement;
+  }
+  return cp >= 0xdc00 && cp <= 0xdfff ? k_replacement : cp;
 }
 
 }  // namespace jview::utf8

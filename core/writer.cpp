@@ -35,6 +35,21 @@ char* write_u_escape(char* o, std::uint32_t u) {
   return o + 6;
 }
 
+
+// A string that needs no escaping (no node_flag::escapes or bad_utf8), copied from the source between quotes.
+// A key's tail follows in the same reservation: `tail` bytes of ": " (0 for a value, 1 compact, 2 pretty).
+[[gnu::always_inline]] inline void put_plain_string(output_buffer& out, const char* s, std::uint32_t len,
+                                                    unsigned tail = 0) {
+  char* o = out.reserve(static_cast<std::size_t>(len) + 4);
+  *o++ = '"';
+  std::memcpy(o, s, len);
+  o += len;
+  o[0] = '"';
+  o[1] = ':';
+  o[2] = ' ';
+  out.commit(o + 1 + tail);
+}
+
 }  // namespace
 
 color_scheme color_scheme::jq_default() {
@@ -214,15 +229,7 @@ void writer::transcode_escaped(const char* p, std::size_t n) {
       out_.commit(o);
       continue;
     }
-    std::uint32_t cp = 0;
-    utf8::read_hex4(p + 2, end, cp);
-    p += 6;
-    if (cp >= 0xd800 && cp <= 0xdbff) {  // the parser checked that a low surrogate follows
-      std::uint32_t lo = 0;
-      utf8::read_hex4(p + 2, end, lo);
-      cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-      p += 6;
-    }
+    const std::uint32_t cp = utf8::decode_u_escape(p, end);
     if (cp < 0x80 && k_escape.needs[cp]) {
       *o++ = '\\';
       switch (cp) {
@@ -235,20 +242,8 @@ void writer::transcode_escaped(const char* p, std::size_t n) {
         case '\f': *o++ = 'f'; break;
         default: o = write_u_escape(o - 1, cp); break;
       }
-    } else if (cp < 0x80) {
-      *o++ = static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      *o++ = static_cast<char>(0xc0 | (cp >> 6));
-      *o++ = static_cast<char>(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      *o++ = static_cast<char>(0xe0 | (cp >> 12));
-      *o++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      *o++ = static_cast<char>(0x80 | (cp & 0x3f));
     } else {
-      *o++ = static_cast<char>(0xf0 | (cp >> 18));
-      *o++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-      *o++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      *o++ = static_cast<char>(0x80 | (cp & 0x3f));
+      o = utf8::encode(o, cp);
     }
     out_.commit(o);
   }
@@ -332,7 +327,7 @@ void writer::empty_container(kind k) {
 void writer::value_plain(const document& doc, std::uint32_t root) {
   const node* nodes = doc.nodes();
   const char* src = doc.source();
-  const bool pretty = opts_.pretty;
+  const unsigned key_tail = opts_.pretty ? 2 : 1;  // ": " or ":" after a key
   const bool source_numbers = opts_.numbers == number_mode::source;
   ends_.clear();
   std::uint32_t i = root;
@@ -357,12 +352,7 @@ void writer::value_plain(const document& doc, std::uint32_t root) {
       }
       case kind::string:
         if ((n.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0) [[likely]] {
-          char* o = out_.reserve(static_cast<std::size_t>(n.len) + 2);
-          *o++ = '"';
-          std::memcpy(o, src + n.offset, n.len);
-          o += n.len;
-          *o++ = '"';
-          out_.commit(o);
+          put_plain_string(out_, src + n.offset, n.len);
         } else {
           string_node(doc, i, false);
         }
@@ -395,14 +385,7 @@ void writer::value_plain(const document& doc, std::uint32_t root) {
     if ((ends_.back() & 0x80000000u) != 0) {  // a member: key first
       const node& k = nodes[i];
       if ((k.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0) [[likely]] {
-        char* o = out_.reserve(static_cast<std::size_t>(k.len) + 4);
-        *o++ = '"';
-        std::memcpy(o, src + k.offset, k.len);
-        o += k.len;
-        *o++ = '"';
-        *o++ = ':';
-        if (pretty) *o++ = ' ';
-        out_.commit(o);
+        put_plain_string(out_, src + k.offset, k.len, key_tail);
       } else {
         string_node(doc, i, true);
       }

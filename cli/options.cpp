@@ -37,7 +37,7 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_flag("-C,--color-output", color_on, "colour the output (JQ_COLORS sets the colours)");
   app.add_flag("-M,--monochrome-output", color_off, "no colour");
   app.add_flag("--tab", tab, "indent with one tab per level");
-  app.add_option("--indent", indent, "indent with N spaces per level (0-7)");
+  app.add_option("--indent", indent, "indent with N spaces per level (0-7; -1: a tab)");
   app.add_flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
   app.add_flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
   app.add_flag("--unbuffered", o.unbuffered, "flush after each output");
@@ -94,10 +94,11 @@ int parse_command_line(int argc, char** argv, options& o) {
     oprint("jview {}\n{}\n", JVIEW_VERSION, simd::describe_kernels());
     return exit_ok;
   }
-  if (indent < 0 || indent > 7) {
-    eprint("jview: error: --indent takes a number between 0 and 7\n");
+  if (indent < -1 || indent > 7) {
+    eprint("jview: error: --indent takes a number between -1 and 7\nUse jview --help for help with command-line options.\n");
     return exit_usage;
   }
+  if (indent == -1) tab = true;  // jq 1.8: --indent -1 is --tab
   o.write.pretty = !compact;
   o.write.indent = indent;
   o.write.tab = tab;

@@ -41,6 +41,7 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
   app.add_flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
   app.add_flag("--unbuffered", o.unbuffered, "flush after each output");
+  app.add_flag("--stream", o.stream, "read each input as [path, leaf] and [path] events, as jq --stream");
   app.add_option("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

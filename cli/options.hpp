@@ -17,6 +17,7 @@ struct options {
   bool utf8 = false;   // --utf8: validate UTF-8 of any files
   // Input.
   bool null_input = false, slurp = false, raw_input = false, seq_input = false;
+  bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events
   parse_options parse;
   // Output.
   write_options write;

@@ -13,6 +13,7 @@
 #include "cli/exit_code.hpp"
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
+#include "cli/stream_events.hpp"
 #include "core/diagnostics.hpp"
 #include "core/input.hpp"
 #include "core/output.hpp"
@@ -94,6 +95,15 @@ class input_stream final : public filter::input_provider {
       out = filter::value::string(std::move(line));
       return true;
     }
+    if (o_.stream) {
+      while (!events_.next(out)) {
+        std::shared_ptr<doc_holder> h = next_doc();
+        if (!h) return false;
+        const document* d = &h->doc;
+        events_.start(std::shared_ptr<const document>(std::move(h), d));
+      }
+      return true;
+    }
     std::shared_ptr<doc_holder> h = next_doc();
     if (!h) return false;
     out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
@@ -165,6 +175,7 @@ class input_stream final : public filter::input_provider {
   std::unique_ptr<value_reader> reader_;
   std::shared_ptr<doc_holder> holder_;
   document scratch_;  // kept values are parsed here first (see next_doc)
+  stream_events events_;  // --stream: the current input's events
   std::string name_ = "<stdin>";
   std::uint64_t last_line_ = 0;  // lines of the last file read to its end (for errors after it)
   bool opened_ = false;
@@ -332,7 +343,7 @@ int run_jq(const options& o) {
     return !sink.broken_pipe && sink.error.empty();
   };
 
-  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input;
+  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
   if (o.null_input) {
     run_one(filter::value());
   } else if (o.slurp) {

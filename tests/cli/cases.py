@@ -61,6 +61,14 @@ def cases(shared):
         c("join output", ["-j", "."], '"a" 1 "b"', stdout='a1b'),
         c("raw output0", ["--raw-output0", "."], '"a" 1', stdout='a\x001\x00'),
         c("seq", ["--seq", "-c", "."], '[1] 2', stdout='\x1e[1]\n\x1e2\n'),
+        # --stream: jq 1.8's events ([path, leaf], and [path of the last member] when a container closes).
+        c("stream events", ["--stream", "-c", "."], '[[1,2],{"b":[null]},{}] 3',
+          stdout='[[0,0],1]\n[[0,1],2]\n[[0,1]]\n[[1,"b",0],null]\n[[1,"b",0]]\n[[1,"b"]]\n[[2],{}]\n[[2]]\n[[],3]\n'),
+        c("stream keeps literals and repeated keys", ["--stream", "-c", "."], '{"a":1.50,"a":-0}',
+          stdout='[["a"],1.50]\n[["a"],-0]\n[["a"]]\n'),
+        c("stream with inputs and fromstream", ["--stream", "-n", "-c", "fromstream(1|truncate_stream(inputs))"],
+          '{"a":[1,{"b":2}],"c":[]}', stdout='[1,{"b":2}]\n'),
+        c("stream slurped", ["--stream", "-s", "-c", "."], '[1] 2', stdout='[[[0],1],[[0]],[[],2]]\n'),
         # --- Colour.
         c("colour default", ["-C", "."], NESTED, stdout=(
             f'{ESC}[1;39m{{{ESC}[0m\n'

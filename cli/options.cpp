@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdio>
@@ -25,7 +26,7 @@ int parse_command_line(int argc, char** argv, options& o) {
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
 
   app.add_flag("--version,-V", version, "print the version and the kernels chosen for this CPU");
-  app.add_flag("-c,--compact-output", compact, "compact output");
+  CLI::Option* compact_opt = app.add_flag("-c,--compact-output", compact, "compact output");
   app.add_flag("-n,--null-input", o.null_input, "use null as the single input (read inputs with input/inputs)");
   app.add_flag("-s,--slurp", o.slurp, "read all inputs into one array");
   app.add_flag("-R,--raw-input", o.raw_input, "each input line is a string (with -s: the whole input)");
@@ -36,8 +37,8 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_flag("-S,--sort-keys", sort_keys, "sort object keys");
   app.add_flag("-C,--color-output", color_on, "colour the output (JQ_COLORS sets the colours)");
   app.add_flag("-M,--monochrome-output", color_off, "no colour");
-  app.add_flag("--tab", tab, "indent with one tab per level");
-  app.add_option("--indent", indent, "indent with N spaces per level (0-7; -1: a tab)");
+  CLI::Option* tab_opt = app.add_flag("--tab", tab, "indent with one tab per level");
+  CLI::Option* indent_opt = app.add_option("--indent", indent, "indent with N spaces per level (0-7; -1: a tab)");
   app.add_flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
   app.add_flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
   app.add_flag("--unbuffered", o.unbuffered, "flush after each output");
@@ -99,7 +100,21 @@ int parse_command_line(int argc, char** argv, options& o) {
     eprint("jview: error: --indent takes a number between -1 and 7\nUse jview --help for help with command-line options.\n");
     return exit_usage;
   }
-  if (indent == -1) tab = true;  // jq 1.8: --indent -1 is --tab
+  // As in jq, the last of -c, --tab and --indent decides: `-c --tab` is pretty with tabs, `--tab -c` compact.
+  compact = tab = false;
+  for (const CLI::Option* opt : app.parse_order()) {
+    if (opt == compact_opt) {
+      compact = true;
+      tab = false;
+    } else if (opt == tab_opt) {
+      compact = false;
+      tab = true;
+    } else if (opt == indent_opt) {
+      compact = false;
+      tab = indent == -1;  // jq 1.8: --indent -1 is --tab
+    }
+  }
+  if (indent < 0) indent = 1;  // (--indent -1: tabs)
   o.write.pretty = !compact;
   o.write.indent = indent;
   o.write.tab = tab;
@@ -120,12 +135,13 @@ int parse_command_line(int argc, char** argv, options& o) {
   if (o.check || o.utf8) {
     first_file = 0;
   } else if (o.from_file.empty()) {
-    if (positionals.empty()) {
+    if (!positionals.empty()) {
+      o.filter = positionals[0];
+      first_file = 1;
+    } else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
       eprint("Usage: jview [OPTIONS] FILTER [FILE...]\nUse jview --help for help with command-line options.\n");
       return exit_usage;
-    }
-    o.filter = positionals[0];
-    first_file = 1;
+    }  // else no filter in a pipeline: `.`, as jq
   }
   for (std::size_t i = first_file; i < positionals.size(); ++i) {
     if (args_mode)

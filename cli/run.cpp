@@ -272,6 +272,12 @@ int run_jq(const options& o) {
   try {
     prog = filter::program::compile(source, copts);
   } catch (const filter::compile_error& e) {
+    // A bad --argjson / --jsonargs text is a usage error for jq (exit 2), found before the program is compiled.
+    if (e.message.rfind("Invalid JSON text passed to --", 0) == 0) {
+      eprint("jview: invalid JSON text passed to --{}\nUse jview --help for help with command-line options.\n",
+             e.message.substr(e.message.rfind("--") + 2));
+      return exit_usage;
+    }
     write_stderr(format_compile_error(e));
     return exit_compile;
   }
@@ -298,11 +304,18 @@ int run_jq(const options& o) {
     if (o.unbuffered) out.flush();
     out.maybe_flush();
   };
+  bool nul_in_raw0 = false;  // --raw-output0 met a string holding NUL: nothing more is written for this input
   auto emit = [&](const filter::value& v) {
+    if (nul_in_raw0) return;
     if (o.seq) out.put('\x1e');
     if (o.raw_output && v.is_string()) {
       std::string tmp;
-      out.append(v.str(tmp));
+      const std::string_view text = v.str(tmp);
+      if (o.raw_output0 && text.find('\0') != std::string_view::npos) {
+        nul_in_raw0 = true;  // jq 1.8: an error that ends this input's outputs (see run_one)
+        return;
+      }
+      out.append(text);
     } else {
       filter::write_value(w, v);
     }
@@ -324,11 +337,17 @@ int run_jq(const options& o) {
   auto run_one = [&](const filter::value& input) -> bool {
     std::string error;
     int halt = -1;
-    if (!prog->run(input, &inputs, cb, error, halt)) {
+    nul_in_raw0 = false;
+    bool ok = prog->run(input, &inputs, cb, error, halt);
+    if (nul_in_raw0 && halt < 0) {
+      ok = false;
+      error = "Cannot dump a string containing NUL with --raw-output0 option";
+    }
+    if (!ok) {
       out.flush();
       if (halt >= 0)
         write_stderr(error);  // halt_error: its text exactly as jq writes it
-      else if (prog->last_error_not_string())
+      else if (!nul_in_raw0 && prog->last_error_not_string())
         eprint("jview: error (at {}) (not a string): {}\n", inputs.where(), error);
       else
         eprint("jview: error (at {}): {}\n", inputs.where(), error);

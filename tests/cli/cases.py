@@ -60,6 +60,9 @@ def cases(shared):
         c("raw output", ["-r", "."], '"a\\nb" 1 [1] "é"', stdout='a\nb\n1\n[\n  1\n]\né\n'),
         c("join output", ["-j", "."], '"a" 1 "b"', stdout='a1b'),
         c("raw output0", ["--raw-output0", "."], '"a" 1', stdout='a\x001\x00'),
+        c("raw output0 refuses a string holding NUL and goes on with the next input",
+          ["--raw-output0", ".[]"], '["a","b\\u0000","c"] ["d"]', stdout="a\x00d\x00", exit=0,
+          stderr="jview: error (at <stdin>:1): Cannot dump a string containing NUL with --raw-output0 option\n"),
         c("seq", ["--seq", "-c", "."], '[1] 2', stdout='\x1e[1]\n\x1e2\n'),
         # --stream: jq 1.8's events ([path, leaf], and [path of the last member] when a container closes).
         c("stream events", ["--stream", "-c", "."], '[[1,2],{"b":[null]},{}] 3',
@@ -121,7 +124,19 @@ def cases(shared):
           stdout="[1]\n", exit=2, stderr="jview: error: Could not open file nope.json: No such file or directory\n"),
         c("directory as input", [".", "."], stdout="", exit=2, stderr="jview: error: Could not open file .: Is a directory\n"),
         c("unknown option", ["--bogus", "."], "1", exit=2, stderr_re="bogus"),
-        c("no filter", [], "", exit=2, stderr_re="Usage"),
+        c("no filter in a pipeline is . (jq 1.8)", [], "[1, 2]", stdout="[\n  1,\n  2\n]\n"),
+        c("no filter, options only", ["-c"], "[1, 2]", stdout="[1,2]\n"),
+        # --- The last of -c, --tab, --indent decides (jq).
+        c("-c then --tab is tabs", ["-c", "--tab", "."], "[1]", stdout="[\n\t1\n]\n"),
+        c("--tab then -c is compact", ["--tab", "-c", "."], "[1]", stdout="[1]\n"),
+        c("-c then --indent 1", ["-c", "--indent", "1", "."], "[1]", stdout="[\n 1\n]\n"),
+        c("--indent 3 then --tab", ["--indent", "3", "--tab", "."], "[1]", stdout="[\n\t1\n]\n"),
+        c("--tab then --indent 3", ["--tab", "--indent", "3", "."], "[1]", stdout="[\n   1\n]\n"),
+        # --- Usage errors found in program arguments (jq: exit 2, not a compile error).
+        c("bad --argjson text", ["-n", "--argjson", "x", "{", "$x"], exit=2, stdout="",
+          stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
+        c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",
+          stderr="jview: invalid JSON text passed to --jsonargs\nUse jview --help for help with command-line options.\n"),
         c("version names kernels", ["--version"], stdout_re=r"^jview \d+\.\d+\.\d+\nkernels: utf8=\w+ \(", stderr=""),
         # --- --strict: an input is one RFC 8259 JSON text.
         c("--strict: one value is fine", ["--strict", "-c", "."], " [1] \n", stdout="[1]\n"),

@@ -182,23 +182,34 @@ class input_stream final : public filter::input_provider {
   int status_ = exit_ok;
 };
 
-// Reads a whole file for --rawfile / --slurpfile; false (reported) when it cannot be read.
-bool read_file_text(const std::string& path, std::string& out) {
+// The start of jq's report of a --rawfile / --slurpfile that cannot be used ("Bad JSON" even for --rawfile).
+std::string bad_file_arg(const char* option, const std::string& name, const std::string& path) {
+  return fmt::format("jview: Bad JSON in --{} {} {}: ", option, name, path);
+}
+
+// Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when
+// it cannot be read.
+bool read_file_text(const std::string& path, std::string& out, const std::string& name = {}) {
   value_reader r(parse_options{});
   std::string why;
   if (!r.open(path, why) || !r.read_all(out)) {
-    eprint("jview: error: Could not open file {}: {}\n", path, why.empty() ? r.io_error() : why);
+    if (why.empty()) why = r.io_error();
+    if (name.empty())
+      eprint("jview: error: Could not open file {}: {}\n", path, why);
+    else
+      eprint("{}Could not open {}: {}\n", bad_file_arg("rawfile", name, path), path, why);
     return false;
   }
   return true;
 }
 
 // --slurpfile: the file's values as the JSON text of one array; false (reported) on an error.
-bool slurp_file_json(const std::string& path, const parse_options& popts, std::string& json) {
+bool slurp_file_json(const std::string& name, const std::string& path, const parse_options& popts,
+                     std::string& json) {
   value_reader r(popts);
   std::string why;
   if (!r.open(path, why)) {
-    eprint("jview: error: Could not open file {}: {}\n", path, why);
+    eprint("{}Could not open {}: {}\n", bad_file_arg("slurpfile", name, path), path, why);
     return false;
   }
   output_buffer buf(&output_buffer::to_string, &json);
@@ -218,7 +229,8 @@ bool slurp_file_json(const std::string& path, const parse_options& popts, std::s
   buf.flush();
   if (s == value_reader::status::error) {
     source_location loc = r.location();
-    eprint("jview: error: {}\n", format_location_line(path, loc, error_message(r.error().code)));
+    eprint("{}{}\n", bad_file_arg("slurpfile", name, path),
+           format_location_line(path, loc, error_message(r.error().code)));
     return false;
   }
   return true;
@@ -255,12 +267,12 @@ int run_jq(const options& o) {
   }
   for (const auto& [name, path] : o.raw_files) {
     std::string text;
-    if (!read_file_text(path, text)) return exit_usage;
+    if (!read_file_text(path, text, name)) return exit_usage;
     copts.string_args.emplace_back(name, std::move(text));
   }
   for (const auto& [name, path] : o.slurp_files) {
     std::string json;
-    if (!slurp_file_json(path, o.parse, json)) return exit_usage;
+    if (!slurp_file_json(name, path, o.parse, json)) return exit_usage;
     copts.json_args.emplace_back(name, std::move(json));
   }
   std::string source = o.filter;

@@ -133,6 +133,12 @@ def cases(shared):
         c("--indent 3 then --tab", ["--indent", "3", "--tab", "."], "[1]", stdout="[\n\t1\n]\n"),
         c("--tab then --indent 3", ["--tab", "--indent", "3", "."], "[1]", stdout="[\n   1\n]\n"),
         # --- Usage errors found in program arguments (jq: exit 2, not a compile error).
+        c("--slurpfile of a missing file", ["-n", "--slurpfile", "x", "nope.json", "$x"], exit=2, stdout="",
+          stderr="jview: Bad JSON in --slurpfile x nope.json: Could not open nope.json: No such file or directory\n"),
+        c("--rawfile of a missing file", ["-n", "--rawfile", "x", "nope", "$x"], exit=2, stdout="",
+          stderr="jview: Bad JSON in --rawfile x nope: Could not open nope: No such file or directory\n"),
+        c("--slurpfile of invalid JSON", ["-n", "--slurpfile", "x", "bad.json", "$x"], files={"bad.json": "[1,"},
+          exit=2, stdout="", stderr="jview: Bad JSON in --slurpfile x bad.json: bad.json:1:4: unexpected end of input\n"),
         c("bad --argjson text", ["-n", "--argjson", "x", "{", "$x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",

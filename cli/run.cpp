@@ -339,7 +339,7 @@ int run_jq(const options& o) {
   cb.emit = emit;
   cb.debug = [&](std::string_view msg) {
     out.flush();
-    eprint("[\"DEBUG:\",{}]\n", msg);
+    eprint("{}\n", msg);  // the builtin's whole line: ["DEBUG:",<value>]
   };
   cb.stderr_out = [&](std::string_view text) {
     out.flush();

@@ -139,6 +139,8 @@ def cases(shared):
           stderr="jview: Bad JSON in --rawfile x nope: Could not open nope: No such file or directory\n"),
         c("--slurpfile of invalid JSON", ["-n", "--slurpfile", "x", "bad.json", "$x"], files={"bad.json": "[1,"},
           exit=2, stdout="", stderr="jview: Bad JSON in --slurpfile x bad.json: bad.json:1:4: unexpected end of input\n"),
+        c("debug and debug(msg) write one line each to stderr", ["-n", "-c", "1 | debug | debug(\"m\\(.)\")"],
+          stdout="1\n", stderr='["DEBUG:",1]\n["DEBUG:","m1"]\n'),
         c("bad --argjson text", ["-n", "--argjson", "x", "{", "$x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",

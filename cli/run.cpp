@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "cli/exit_code.hpp"
 #include "cli/run.hpp"
@@ -63,7 +65,8 @@ class input_stream final : public filter::input_provider {
           continue;
         case value_reader::status::error:
           report_parse_error();
-          reader_.reset();
+          close_reader();
+          if (!pending_error_.empty()) return nullptr;  // the program's error now (see report_parse_error)
           continue;
       }
     }
@@ -123,6 +126,9 @@ class input_stream final : public filter::input_provider {
   }
 
   int status() const { return status_; }
+  // While the program runs, parse errors become its errors (see report_parse_error and take_error).
+  void set_in_program(bool on) { in_program_ = on; }
+  std::string take_error() override { return std::exchange(pending_error_, std::string()); }
 
  private:
   bool open_next() {
@@ -137,6 +143,7 @@ class input_stream final : public filter::input_provider {
         continue;
       }
       r->set_before_block([](void* ctx) { static_cast<output_buffer*>(ctx)->flush(); }, &out_);
+      r->set_record_separators(o_.seq);
       name_ = r->name();
       opened_ = true;
       reader_ = std::move(r);
@@ -161,6 +168,11 @@ class input_stream final : public filter::input_provider {
     // Values before the error are already written: flush them first so the order on a terminal is right.
     out_.flush();
     source_location loc = reader_->location();
+    if (in_program_) {
+      // Read by `input` / `inputs`: an error of the program, which `try` can catch (jq 1.8), not a report here.
+      pending_error_ = format_location_line(reader_->name(), loc, error_message(reader_->error().code));
+      return;
+    }
     std::string msg = "jview: error: " +
                       format_location_line(reader_->name(), loc, error_message(reader_->error().code)) + "\n" +
                       format_excerpt(loc);
@@ -176,6 +188,8 @@ class input_stream final : public filter::input_provider {
   std::shared_ptr<doc_holder> holder_;
   document scratch_;  // kept values are parsed here first (see next_doc)
   stream_events events_;  // --stream: the current input's events
+  bool in_program_ = false;
+  std::string pending_error_;  // a parse error met by `input` / `inputs`, for take_error
   std::string name_ = "<stdin>";
   std::uint64_t last_line_ = 0;  // lines of the last file read to its end (for errors after it)
   bool opened_ = false;
@@ -350,7 +364,9 @@ int run_jq(const options& o) {
     std::string error;
     int halt = -1;
     nul_in_raw0 = false;
+    inputs.set_in_program(true);
     bool ok = prog->run(input, &inputs, cb, error, halt);
+    inputs.set_in_program(false);
     if (nul_in_raw0 && halt < 0) {
       ok = false;
       error = "Cannot dump a string containing NUL with --raw-output0 option";

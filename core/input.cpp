@@ -214,7 +214,7 @@ bool value_reader::find_boundary() {
   while (i < len_) {
     const char c = b[i];
     if (!started_) {
-      if (is_ws(c)) {
+      if (is_ws(c) || (c == '\x1e' && rs_)) {
         ++i;
         continue;
       }
@@ -342,7 +342,12 @@ value_reader::status value_reader::next(document& doc) {
   }
   const char* p = buf_ + pos_;
   const char* end = buf_ + len_;
-  if (parser::at_end(p, end)) {
+  bool at_end = parser::at_end(p, end);
+  while (rs_ && !at_end && *p == '\x1e') {  // --seq: record separators between values
+    ++p;
+    at_end = parser::at_end(p, end);
+  }
+  if (at_end) {
     if (parser_.options().single_value && values_ == 0) {  // --strict: an empty input is not a JSON text
       error_ = {error_code::empty_input, 0};
       error_pos_ = pos_;

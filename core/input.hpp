@@ -40,6 +40,8 @@ class value_reader {
   bool open(const std::string& path, std::string& error);
   // Called before a read that would block (the producer is slow): the CLI flushes its output there, so
   // `tail -f log | jview -c .` prints each value as soon as it has arrived.
+  // --seq (RFC 7464 input): the record separator 0x1E may stand between values, like whitespace.
+  void set_record_separators(bool on) noexcept { rs_ = on; }
   void set_before_block(void (*fn)(void*), void* ctx) noexcept {
     before_block_ = fn;
     before_block_ctx_ = ctx;
@@ -93,6 +95,7 @@ class value_reader {
   std::size_t scan_ = 0;        // boundary scan position
   int depth_ = 0;
   bool in_string_ = false, escape_ = false, in_scalar_ = false, started_ = false;
+  bool rs_ = false;  // set_record_separators
   // A streamed value still incomplete with this many bytes pending is parsed as far as it goes, then again each
   // time it has grown 4 times, so an error deep in a huge value (`[` then /dev/zero) is reported instead of the
   // reader buffering without end: at most a third more parsing, and only for values over 8 MiB.

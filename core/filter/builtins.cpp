@@ -1144,7 +1144,11 @@ st f_input_filename(interp& I, const value&, const value*, value& out) {
 }
 
 st f_input(interp& I, const value&, const value*, value& out) {
-  if (I.inputs == nullptr || !I.inputs->next(out)) return I.fail("break");  // jq 1.8's message when the inputs are exhausted
+  if (I.inputs == nullptr) return I.fail("break");
+  if (!I.inputs->next(out)) {
+    std::string why = I.inputs->take_error();  // a parse error is the program's error (try can catch it)
+    return I.fail(why.empty() ? std::string("break") : std::move(why));  // "break": jq 1.8's word for no more
+  }
   return st::ok;
 }
 
@@ -1152,7 +1156,10 @@ st g_inputs(interp& I, const node*, const value&, const env*, sink k) {
   if (I.inputs == nullptr) return st::ok;
   for (;;) {
     value v;
-    if (!I.inputs->next(v)) return st::ok;
+    if (!I.inputs->next(v)) {
+      std::string why = I.inputs->take_error();
+      return why.empty() ? st::ok : I.fail(std::move(why));
+    }
     const st s = k(v);
     if (s != st::ok) return s;
   }

@@ -37,6 +37,9 @@ class input_provider {
   virtual std::string current_filename() const = 0;
   // Lines of the current file read so far, as jq counts them (`input_line_number`, error locations).
   virtual std::uint64_t current_line() const { return 0; }
+  // After next() returned false: the reason when it was not the end of the inputs (a parse error, which `input`
+  // and `inputs` raise as an error of the program), else empty. Reading it clears it.
+  virtual std::string take_error() { return {}; }
 };
 
 struct compile_options {

@@ -141,6 +141,16 @@ def cases(shared):
           exit=2, stdout="", stderr="jview: Bad JSON in --slurpfile x bad.json: bad.json:1:4: unexpected end of input\n"),
         c("debug and debug(msg) write one line each to stderr", ["-n", "-c", "1 | debug | debug(\"m\\(.)\")"],
           stdout="1\n", stderr='["DEBUG:",1]\n["DEBUG:","m1"]\n'),
+        # --- A parse error met by input/inputs is the program's error (jq 1.8): try catches it, else nothing of
+        # the collecting expression is printed.
+        c("parse error inside [inputs]", ["-n", "-c", "[inputs]"], "1 [2\n", stdout="", exit=5,
+          stderr="jview: error (at <stdin>:1): <stdin>:2:1: unexpected end of input\n"),
+        c("parse error caught from input", ["-n", "-c", "[try (input, input) catch .]"], "1 [2\n",
+          stdout='[1,"<stdin>:2:1: unexpected end of input"]\n', exit=0, stderr=""),
+        # --- --seq input: RS (0x1e) may stand between values (RFC 7464).
+        c("seq input", ["--seq", "-c", "."], "\x1e[1]\n\x1e2\n", stdout="\x1e[1]\n\x1e2\n"),
+        c("seq input with inputs", ["--seq", "-n", "-c", "[inputs]"], "\x1e[1]\n\x1e\x1e 2", stdout="\x1e[[1],2]\n"),
+        c("RS without --seq is an error", ["-c", "."], "\x1e[1]", stdout="", exit=5, stderr_re="unexpected character"),
         c("bad --argjson text", ["-n", "--argjson", "x", "{", "$x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",

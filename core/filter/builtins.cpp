@@ -1193,6 +1193,8 @@ st halt_with(interp& I, int code, const value& msg) {
   I.halt_code = code;
   if (msg.is_string()) {
     I.halt_message = msg.string_copy();
+  } else if (msg.is_null()) {
+    I.halt_message.clear();  // jq 1.8 writes nothing for null
   } else {
     I.halt_message = to_json(msg);
     I.halt_message.push_back('\n');

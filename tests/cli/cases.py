@@ -151,6 +151,8 @@ def cases(shared):
         c("seq input", ["--seq", "-c", "."], "\x1e[1]\n\x1e2\n", stdout="\x1e[1]\n\x1e2\n"),
         c("seq input with inputs", ["--seq", "-n", "-c", "[inputs]"], "\x1e[1]\n\x1e\x1e 2", stdout="\x1e[[1],2]\n"),
         c("RS without --seq is an error", ["-c", "."], "\x1e[1]", stdout="", exit=5, stderr_re="unexpected character"),
+        c("halt_error with null writes nothing", ["-n", "null | halt_error"], stdout="", stderr="", exit=5),
+        c("halt_error with false writes its JSON", ["-n", "false | halt_error(1)"], stdout="", stderr="false\n", exit=1),
         c("bad --argjson text", ["-n", "--argjson", "x", "{", "$x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",

@@ -122,7 +122,7 @@ class input_stream final : public filter::input_provider {
   }
   std::uint64_t current_line() const override {
     if (!reader_) return last_line_;
-    return reader_->current_line() - (o_.raw_input ? 1 : 0);
+    return o_.raw_input ? reader_->current_line() - 1 : reader_->lines_read();
   }
 
   int status() const { return status_; }

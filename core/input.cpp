@@ -141,6 +141,21 @@ std::uint64_t value_reader::current_line() const {
   return lines_before_ + 1;
 }
 
+std::uint64_t value_reader::lines_read() const {
+  // The line counts once a '\n' follows the value in the bytes at hand. A stream may not have read its rest yet
+  // (jq reads a whole line before it parses it); then too the line counts only once its newline is here.
+  auto* self = const_cast<value_reader*>(this);
+  if (!newline_known_ || next_newline_ < pos_ || !eof_) {
+    // Remembered once the input has ended (its bytes no longer move), so a program asking after every value of
+    // one long line does not rescan the line each time.
+    self->newline_known_ = eof_;
+    const void* nl = std::memchr(buf_ + pos_, '\n', len_ - pos_);
+    self->next_newline_ = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - buf_) : len_;
+  }
+  const std::uint64_t line = current_line();
+  return next_newline_ < len_ ? line : line - 1;
+}
+
 bool value_reader::fill() {
   if (eof_ || fd_ < 0) return false;
   chunked& c = *chunk_;

@@ -67,6 +67,10 @@ class value_reader {
   std::shared_ptr<source_bytes> source_keepalive() const { return keep_; }
   // The 1-based line the reader has reached (for jq's "error (at FILE:LINE)" messages).
   std::uint64_t current_line() const;
+  // Lines as jq counts them after a value (jq reads whole lines: the newlines of every line read so far, the
+  // line the value ends on included once its newline is there): current_line(), less one when no newline
+  // follows the value in the bytes read.
+  std::uint64_t lines_read() const;
 
  private:
   struct mapped;
@@ -106,6 +110,8 @@ class value_reader {
   std::uint64_t lines_before_ = 0;  // newlines before counted_
   std::uint64_t col_chars_ = 0;     // characters since the last newline before counted_
   std::size_t counted_ = 0;         // position in buf_ up to which lines are counted
+  std::size_t next_newline_ = 0;    // lines_read: the first '\n' at or after pos_ (len_: none), while >= pos_
+  bool newline_known_ = false;
   std::string carry_line_;          // stream: the start of the current line, if it was compacted away
   parse_error error_;
   std::size_t error_pos_ = 0;       // in buf_

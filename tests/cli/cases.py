@@ -62,7 +62,7 @@ def cases(shared):
         c("raw output0", ["--raw-output0", "."], '"a" 1', stdout='a\x001\x00'),
         c("raw output0 refuses a string holding NUL and goes on with the next input",
           ["--raw-output0", ".[]"], '["a","b\\u0000","c"] ["d"]', stdout="a\x00d\x00", exit=0,
-          stderr="jview: error (at <stdin>:1): Cannot dump a string containing NUL with --raw-output0 option\n"),
+          stderr="jview: error (at <stdin>:0): Cannot dump a string containing NUL with --raw-output0 option\n"),
         c("seq", ["--seq", "-c", "."], '[1] 2', stdout='\x1e[1]\n\x1e2\n'),
         # --stream: jq 1.8's events ([path, leaf], and [path of the last member] when a container closes).
         c("stream events", ["--stream", "-c", "."], '[[1,2],{"b":[null]},{}] 3',
@@ -153,6 +153,10 @@ def cases(shared):
         c("RS without --seq is an error", ["-c", "."], "\x1e[1]", stdout="", exit=5, stderr_re="unexpected character"),
         c("halt_error with null writes nothing", ["-n", "null | halt_error"], stdout="", stderr="", exit=5),
         c("halt_error with false writes its JSON", ["-n", "false | halt_error(1)"], stdout="", stderr="false\n", exit=1),
+        # --- input_line_number and "(at FILE:LINE)" count lines as jq reads them: a last line without a newline
+        # does not count.
+        c("input_line_number", ["-c", "[., input_line_number]"], "1 2\n3\n{\"a\":\n4}",
+          stdout="[1,1]\n[2,1]\n[3,2]\n[{\"a\":4},3]\n"),
         c("bad --argjson text", ["-n", "--argjson", "x", "{", "$x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",

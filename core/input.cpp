@@ -158,6 +158,8 @@ std::uint64_t value_reader::lines_read() const {
 
 bool value_reader::fill() {
   if (eof_ || fd_ < 0) return false;
+  // The buffer is about to be compacted, moved or extended: the parser's token index of it is stale.
+  parser_.invalidate_index();
   chunked& c = *chunk_;
   if (c.cap - len_ < k_read_chunk / 4) {
     // Make room: drop what has been parsed. Move in place when nobody else holds views of this buffer,

@@ -9,14 +9,25 @@
 
 #include "core/document.hpp"
 #include "core/error.hpp"
+#include "simd/structural.hpp"
 
 namespace jview {
+
+// Which parser runs. The two-stage path (a vector index of the tokens, then a walk over it) gives exactly the
+// one-pass result: on any error or irregular input it discards its work and the one-pass parser runs.
+enum class parse_path : std::uint8_t {
+  automatic,  // two-stage for containers when the input is not tiny and a stage-1 kernel exists, else one pass
+  one_pass,   // always the one-pass parser (the reference the two-stage path is tested against)
+  two_stage,  // two-stage whatever the size (tests)
+};
 
 struct parse_options {
   std::uint32_t max_depth = 10000;    // like jq
   bool replace_invalid_utf8 = false;  // jq's behaviour: invalid UTF-8 in strings becomes U+FFFD instead of an error
   bool portable = false;              // portable string scanning instead of the vector scanner
   bool single_value = false;          // --strict (value_reader): an input is one JSON text, not a stream of values
+  parse_path path = parse_path::automatic;
+  const simd::stage1_kernel* stage1 = nullptr;  // tests, benchmarks: this stage-1 kernel instead of the CPU's choice
 };
 
 class parser {
@@ -33,9 +44,17 @@ class parser {
 
   const parse_options& options() const noexcept { return opts_; }
 
+  // The bytes after the last value's end may have changed (a stream buffer refilled or moved): the two-stage
+  // path must not reuse what it indexed there.
+  void invalidate_index() noexcept { index_.invalidate(); }
+  // Values parsed by the two-stage path so far (tests check that it ran).
+  std::uint64_t two_stage_values() const noexcept { return two_stage_values_; }
+
  private:
   template <class Kernels>
   parse_error parse_impl(const char* begin, const char* end, document& doc, const char*& stop);
+  // The two-stage path: true with the same result as parse_impl, or false (nothing decided: run parse_impl).
+  bool parse_two_stage(const char* begin, const char* end, document& doc, const char*& stop);
 
   struct frame {
     std::uint32_t index;  // the open container's node
@@ -53,6 +72,9 @@ class parser {
   };
   std::unique_ptr<std::uint32_t[], free_deleter> key_table_;
   std::uint32_t key_tag_ = 1;
+  const simd::stage1_kernel* stage1_;  // nullptr: no two-stage path
+  simd::structural_index index_;
+  std::uint64_t two_stage_values_ = 0;
 };
 
 }  // namespace jview

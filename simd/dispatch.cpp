@@ -7,6 +7,7 @@
 
 #include "simd/baseline.hpp"
 #include "simd/kernels.hpp"
+#include "simd/structural.hpp"
 #include "simd/utf8_detail.hpp"
 
 #if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
@@ -37,10 +38,36 @@ static_assert(std::is_trivially_destructible_v<kernel_set>, "the kernel table mu
 constexpr int isa_bit(isa level) noexcept { return 1 << static_cast<int>(level); }
 // Set in g_cpu once the check has run, so 0 means "not yet known".
 constexpr int k_cpu_known = 1 << 30;
+// Set in g_cpu when the AVX-512 stage-1 kernel can run (AVX-512 F+BW+VBMI2 plus PCLMULQDQ, POPCNT, BMI1, BMI2).
+constexpr int k_cpu_stage1_avx512 = 1 << 29;
+// Set in g_cpu when the AVX2 stage-1 kernel can run (AVX2 plus PCLMULQDQ, POPCNT, BMI1, BMI2).
+constexpr int k_cpu_stage1_avx2 = 1 << 28;
 
 constinit std::atomic<int> g_mode{static_cast<int>(mode::automatic)};
 constinit std::atomic<int> g_cpu{0};
 constinit std::atomic<int> g_utf8_choice{-1};  // index into k_utf8_kernels, -1 until chosen
+
+// Stage-1 kernels of the parser's fast path (simd/structural.hpp), best first; the AVX-512 one also needs
+// VBMI2 and PCLMULQDQ (see k_cpu_stage1_avx512).
+constexpr stage1_kernel k_stage1_kernels[] = {
+#if JVIEW_X86_KERNELS
+    {"avx512", &detail::stage1_avx512},
+    {"avx2", &detail::stage1_avx2},
+    {"sse2", &detail::stage1_sse2},
+#endif
+    {"none", nullptr},
+};
+constexpr isa k_stage1_levels[] = {
+#if JVIEW_X86_KERNELS
+    isa::avx512,
+    isa::avx2,
+    isa::sse2,
+#endif
+    isa::portable,
+};
+constexpr int k_stage1_count = static_cast<int>(std::size(k_stage1_kernels));
+static_assert(std::is_trivially_destructible_v<stage1_kernel>, "the kernel table must need no destructor at exit");
+constinit std::atomic<int> g_stage1_choice{-1};  // index into k_stage1_kernels, -1 until chosen
 
 #if JVIEW_X86_KERNELS
 // XCR0: which register states the OS saves on a context switch. Without its bits the AVX registers are unusable
@@ -64,10 +91,16 @@ int detect_cpu() noexcept {
   const bool ymm_state = (xcr0 & 0x6) == 0x6;     // SSE and AVX state
   const bool zmm_state = (xcr0 & 0xe6) == 0xe6;   // plus opmask, ZMM0-15 upper halves, ZMM16-31
   if (__get_cpuid_max(0, nullptr) < 7) return bits;
+  const bool pclmul = (c & bit_PCLMUL) != 0, popcnt = (c & bit_POPCNT) != 0;
   __cpuid_count(7, 0, a, b, c, d);
-  if (ymm_state && (b & bit_AVX2)) bits |= isa_bit(isa::avx2);
-  if (ymm_state && zmm_state && (b & bit_AVX2) && (b & bit_AVX512F) && (b & bit_AVX512BW))
+  if (ymm_state && (b & bit_AVX2)) {
+    bits |= isa_bit(isa::avx2);
+    if (pclmul && popcnt && (b & bit_BMI) && (b & bit_BMI2)) bits |= k_cpu_stage1_avx2;
+  }
+  if (ymm_state && zmm_state && (b & bit_AVX2) && (b & bit_AVX512F) && (b & bit_AVX512BW)) {
     bits |= isa_bit(isa::avx512);
+    if (pclmul && popcnt && (b & bit_BMI) && (b & bit_BMI2) && (c & bit_AVX512VBMI2)) bits |= k_cpu_stage1_avx512;
+  }
 #elif JVIEW_NEON_KERNELS
   bits |= isa_bit(isa::neon);  // AArch64 baseline
 #endif
@@ -126,6 +159,7 @@ const char* scanner_name() noexcept {
 void set_mode(mode m) noexcept {
   g_mode.store(static_cast<int>(m), std::memory_order_relaxed);
   g_utf8_choice.store(-1, std::memory_order_relaxed);
+  g_stage1_choice.store(-1, std::memory_order_relaxed);
 }
 mode current_mode() noexcept { return static_cast<mode>(g_mode.load(std::memory_order_relaxed)); }
 
@@ -149,6 +183,47 @@ bool vector_strings() noexcept {
 bool vector_whitespace() noexcept { return vector_strings(); }
 
 std::span<const kernel_set> all_utf8_kernels() noexcept { return k_utf8_kernels; }
+
+namespace {
+bool stage1_runs(int i, int bits) noexcept {
+  if (k_stage1_kernels[i].index == nullptr) return true;
+#if JVIEW_X86_KERNELS
+  if (k_stage1_levels[i] == isa::avx512) return (bits & k_cpu_stage1_avx512) != 0;
+  if (k_stage1_levels[i] == isa::avx2) return (bits & k_cpu_stage1_avx2) != 0;
+#endif
+  return (bits & isa_bit(k_stage1_levels[i])) != 0;
+}
+}  // namespace
+
+const stage1_kernel* structural_kernel() noexcept {
+  int i = g_stage1_choice.load(std::memory_order_relaxed);
+  if (i < 0) [[unlikely]] {
+    i = k_stage1_count - 1;
+    // Automatic mode only, and only a kernel that pays everywhere. Whole parse, two-stage with each kernel vs
+    // one-pass (EPYC, us): twitter 135 / 198 (AVX2) / 293 (SSE2) vs 240; citm_catalog 338 / 512 / 747 vs 530;
+    // gsoc-2018 (long strings) 641 / 875 / 1199 vs 676; amazon_cellphones.ndjson 59 / 87 / 123 vs 76. AVX-512 wins
+    // or ties on every corpus file; AVX2 loses up to 30% on long strings, SSE2 everywhere: those kernels stay for the
+    // tests (and a later AVX2 tuning), and without AVX-512 the parser stays one-pass. --no-simd and --force-ssse3
+    // keep the one-pass parser too, so the test suite's mode runs compare the two paths.
+    if (current_mode() == mode::automatic) {
+      const int bits = cpu_bits();
+      for (int k = 0; k < k_stage1_count; ++k)
+        if (k_stage1_kernels[k].index != nullptr && k_stage1_levels[k] == isa::avx512 && stage1_runs(k, bits)) {
+          i = k;
+          break;
+        }
+    }
+    g_stage1_choice.store(i, std::memory_order_relaxed);
+  }
+  return k_stage1_kernels[i].index != nullptr ? &k_stage1_kernels[i] : nullptr;
+}
+
+std::size_t structural_kernels(const stage1_kernel** out, std::size_t max) noexcept {
+  std::size_t n = 0;
+  for (int k = 0; k < k_stage1_count && n < max; ++k)
+    if (k_stage1_kernels[k].index != nullptr && stage1_runs(k, cpu_bits())) out[n++] = &k_stage1_kernels[k];
+  return n;
+}
 
 bool cpu_supports(isa level) noexcept { return (cpu_bits() & isa_bit(level)) != 0; }
 

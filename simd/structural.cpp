@@ -1,0 +1,117 @@
+// simd/structural.cpp: structural_index, the batch driver of stage 1 (kernels in structural_sse2.cpp and
+// structural_avx512.cpp, chosen in dispatch.cpp). It indexes k_batch bytes at a time, so a huge file or a long
+// NDJSON stream is indexed just ahead of its use, and the last partial block is indexed from a padded copy so no
+// load passes the end of the input.
+#include "simd/structural.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace jview::simd {
+
+void structural_index::free_deleter::operator()(std::uint32_t* p) const noexcept { std::free(p); }
+
+structural_index::structural_index() = default;
+structural_index::~structural_index() = default;
+
+namespace {
+constexpr std::uint32_t k_sentinel = 0xffffffffu;
+// A batch holds at most one token per byte, plus the flatten slack (64) and room for a sentinel.
+constexpr std::size_t k_pos_entries = structural_index::k_batch + 128;
+}  // namespace
+
+bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept,
+                             const char* begin, const char* end) {
+  live_ = false;
+  // Arrays for one batch, or for the whole input when it is smaller (fromjson of a short text allocates little).
+  const auto len = static_cast<std::size_t>(end - begin);
+  const std::size_t need = len < structural_index::k_batch ? (len + 63) / 64 * 64 + 128 : k_pos_entries;
+  if (need > capacity_) {
+    pos_.reset(static_cast<std::uint32_t*>(std::malloc(need * sizeof(std::uint32_t))));
+    special_.reset(static_cast<std::uint32_t*>(std::malloc(need * sizeof(std::uint32_t))));
+    capacity_ = need;
+    if (!pos_ || !special_) {
+      pos_.reset();
+      special_.reset();
+      capacity_ = 0;
+      return false;
+    }
+  }
+  kernel_ = k;
+  st_ = stage1_state{};
+  st_.validate = validate;
+  st_.begin = begin;
+  failed_ = false;
+  next_ = begin;
+  end_ = end;
+  batch_ = k_first_batch;
+  stop_ = nullptr;
+  if (!next_batch()) return false;
+  live_ = true;
+  return true;
+}
+
+bool structural_index::next_batch() {
+  if (failed_ || next_ == end_) return false;
+  const char* const b = next_;
+  const std::size_t avail = static_cast<std::size_t>(end_ - b);
+  const std::size_t len = avail < batch_ ? avail : batch_;
+  if (batch_ < k_batch) batch_ *= 2;
+  const std::size_t full = len / 64;
+  stage1_out out{pos_.get(), special_.get(), nullptr};
+  bool ok = kernel_->index(reinterpret_cast<const unsigned char*>(b), b, full, 0, st_, out);
+  if (ok && len % 64 != 0) {
+    // The last partial block: indexed from a copy padded with spaces (whitespace: no tokens, no errors).
+    alignas(64) unsigned char tail[64];
+    std::memset(tail, ' ', sizeof tail);
+    std::memcpy(tail, b + full * 64, len % 64);
+    ok = kernel_->index(tail, b + full * 64, 1, static_cast<std::uint32_t>(full * 64), st_, out);
+  }
+  next_ = b + len;
+  if (ok && next_ == end_ && len % 64 == 0 && len != 0) {
+    // Input ending at a block boundary: one block of spaces after it closes the UTF-8 check (a sequence cut off
+    // by the end) for kernels that check per block. No tokens come from it.
+    alignas(64) unsigned char blank[64];
+    std::memset(blank, ' ', sizeof blank);
+    ok = kernel_->index(blank, end_, 1, static_cast<std::uint32_t>(len), st_, out);
+  }
+  if (ok && next_ == end_ && st_.utf8_from != nullptr) {
+    // The end of the input ends the pending non-ASCII run.
+    const std::size_t n = static_cast<std::size_t>(end_ - st_.utf8_from);
+    const std::size_t bad = st_.validate(st_.utf8_from, n);
+    if (bad != n) {
+      out.fail = st_.utf8_from + bad;
+      ok = false;
+    }
+    st_.utf8_from = nullptr;
+  }
+  std::uint32_t* pe = out.pos;
+  if (!ok) {
+    // No value may reach the failure: drop the tokens from it on (all of them when it lies in an earlier batch).
+    failed_ = true;
+    const std::uint32_t* first = pos_.get();
+    if (out.fail < b) {
+      pe = pos_.get();
+    } else {
+      const auto f = static_cast<std::uint32_t>(out.fail - b);
+      while (pe != first && pe[-1] >= f) --pe;
+    }
+  }
+  *out.special = k_sentinel;
+  base_ = b;
+  cursor_ = pos_.get();
+  pos_end_ = pe;
+  special_cursor_ = special_.get();
+  return true;
+}
+
+bool structural_index::validate_upto(const char* stop) noexcept {
+  if (st_.utf8_from == nullptr || st_.utf8_from >= stop) return true;
+  const std::size_t n = static_cast<std::size_t>(stop - st_.utf8_from);
+  if (st_.validate(st_.utf8_from, n) != n) return false;
+  st_.utf8_from = stop;
+  return true;
+}
+
+}  // namespace jview::simd

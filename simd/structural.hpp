@@ -1,0 +1,121 @@
+// simd/structural.hpp: stage 1 of the parser's two-stage fast path (Langdale & Lemire, "Parsing Gigabytes of JSON
+// per Second", 2019): per 64-byte block, bitmaps of escaped bytes, quotes, the inside of strings, structural
+// characters and scalar starts, flattened into a list of token positions. The parser (stage 2) walks the list.
+// The kernels (one per ISA, chosen in dispatch.cpp) index whole blocks; structural_index cuts the input into
+// batches, pads the last partial block, and remembers where it stopped so NDJSON values reuse one batch.
+// Anything irregular (a control byte in a string, invalid UTF-8) ends the token list early: the parser then falls
+// back to its one-pass path, which reports the exact error.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace jview::simd {
+
+// What one block leaves to the next, and the pending UTF-8 range.
+struct stage1_state {
+  std::uint64_t escaped = 0;    // 1: the next block's first byte is escaped by a backslash
+  std::uint64_t in_string = 0;  // all ones: the block ended inside a string
+  std::uint64_t scalar = 0;     // 1: the block's last byte belongs to a number or literal (or junk)
+  std::uint64_t special = 0;    // 1: the string open at the block's end holds a backslash or DEL
+  const char* utf8_from = nullptr;  // start of the non-ASCII blocks not yet validated (nullptr: none)
+  std::uint64_t prev_high = 0;      // kernels checking UTF-8 per block: the last block held non-ASCII bytes
+  const char* begin = nullptr;      // where indexing began (the bytes before it are not to be read)
+  std::size_t (*validate)(const char*, std::size_t) noexcept = nullptr;  // the UTF-8 kernel
+};
+
+// Output cursors of one kernel call. Each array needs 64 entries of slack past what it will hold.
+struct stage1_out {
+  std::uint32_t* pos;      // token positions: structural characters, both quotes of every string, scalar starts
+  std::uint32_t* special;  // closing-quote positions of strings holding a backslash or DEL (0x7f)
+  const char* fail;        // set to the first byte no value may reach (control byte in a string, invalid UTF-8)
+};
+
+// Indexes `blocks` 64-byte blocks from `p` (bytes read from `p` only; `src` is where they are in the source, for
+// UTF-8 validation: the last partial block is indexed from a padded copy). Positions are `rel` + offset from p.
+// Returns true when every block was indexed; false at the first block holding a failure (out.fail set; that
+// block's tokens are emitted).
+using stage1_fn = bool (*)(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
+                           stage1_state& st, stage1_out& out) noexcept;
+
+struct stage1_kernel {
+  const char* name;  // "sse2", "avx2", "avx512"
+  stage1_fn index;
+};
+// The stage-1 kernel for this CPU under the current mode; nullptr for --no-simd and builds without vector code.
+const stage1_kernel* structural_kernel() noexcept;
+// Every stage-1 kernel this CPU can run (for tests), best first.
+std::size_t structural_kernels(const stage1_kernel** out, std::size_t max) noexcept;
+
+namespace detail {
+bool stage1_sse2(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
+bool stage1_avx2(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
+bool stage1_avx512(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
+}  // namespace detail
+
+// The token list of a buffer, one batch at a time.
+class structural_index {
+ public:
+  static constexpr std::size_t k_batch = 32 * 1024;  // bytes per batch (a multiple of 64)
+  // The first batch after start(): batches then double up to k_batch, so a short value (an NDJSON line whose
+  // caller does not continue the index) costs about its own length in stage 1, not a whole batch.
+  static constexpr std::size_t k_first_batch = 1024;
+
+  structural_index();
+  ~structural_index();
+  structural_index(const structural_index&) = delete;
+  structural_index& operator=(const structural_index&) = delete;
+  structural_index(structural_index&&) noexcept = default;  // keeps jview::parser movable
+  structural_index& operator=(structural_index&&) noexcept = default;
+
+  // Forgets everything: the bytes under the index may have changed.
+  void invalidate() noexcept { live_ = false; }
+  // True when the index was left at `stop` of a value in [.., end) and `begin` lies between that stop and the next
+  // token (only whitespace there: callers skip it before the next call).
+  bool continues(const char* begin, const char* end) const noexcept {
+    if (!live_ || end != end_ || begin < stop_) return false;
+    return begin <= (cursor_ != pos_end_ ? base_ + *cursor_ : next_);
+  }
+  // Starts indexing at `begin`; the first batch is indexed at once. False when there is nothing to index.
+  bool start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept, const char* begin,
+             const char* end);
+  // Indexes the next batch (the current one must be used up). False at the end of the input or after a failure.
+  bool next_batch();
+  // The parser leaves the index after a value ending at `stop` (its cursors saved with `save`), or drops it.
+  void save(const std::uint32_t* pos, const std::uint32_t* special, const char* stop) noexcept {
+    cursor_ = pos;
+    special_cursor_ = special;
+    stop_ = stop;
+  }
+  // Validates the UTF-8 of the pending non-ASCII range up to `stop` (a value's end); false when invalid.
+  bool validate_upto(const char* stop) noexcept;
+
+  // The current batch: tokens [cursor, pos_end) relative to base; special positions from special_cursor, ending in
+  // a sentinel 0xffffffff.
+  const char* base() const noexcept { return base_; }
+  const std::uint32_t* cursor() const noexcept { return cursor_; }
+  const std::uint32_t* pos_end() const noexcept { return pos_end_; }
+  const std::uint32_t* special_cursor() const noexcept { return special_cursor_; }
+
+ private:
+  const stage1_kernel* kernel_ = nullptr;
+  stage1_state st_;
+  bool live_ = false;
+  bool failed_ = false;
+  const char* next_ = nullptr;  // first byte not yet indexed
+  std::size_t batch_ = k_first_batch;  // size of the next batch
+  const char* end_ = nullptr;
+  const char* stop_ = nullptr;
+  const char* base_ = nullptr;
+  struct free_deleter {
+    void operator()(std::uint32_t* p) const noexcept;
+  };
+  std::unique_ptr<std::uint32_t[], free_deleter> pos_;
+  std::unique_ptr<std::uint32_t[], free_deleter> special_;
+  std::size_t capacity_ = 0;  // entries of pos_ and special_
+  const std::uint32_t* cursor_ = nullptr;
+  const std::uint32_t* pos_end_ = nullptr;
+  const std::uint32_t* special_cursor_ = nullptr;
+};
+
+}  // namespace jview::simd

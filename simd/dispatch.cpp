@@ -244,7 +244,20 @@ std::string describe_kernels() {
   s += scan;  // the whitespace scanner follows the string scanner's decision (vector_whitespace())
   s += " (";
   s += scan_reason;
-  s += ")";
+  s += ") structure=";
+  // The parser's token index (stage 1 of the two-stage path), or the one-pass parser alone, and why.
+  if (const stage1_kernel* st = structural_kernel()) {
+    s += st->name;
+    s += " (cpuid)";
+  } else {
+#if defined(JVIEW_NO_SIMD)
+    s += "one-pass (JVIEW_NO_SIMD)";
+#else
+    s += m == mode::portable      ? "one-pass (--no-simd)"
+         : m == mode::force_ssse3 ? "one-pass (--force-ssse3)"
+                                  : "one-pass (no AVX-512)";
+#endif
+  }
   return s;
 }
 

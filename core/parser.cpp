@@ -400,20 +400,7 @@ key_string:
     const auto len = static_cast<std::uint32_t>(p - s);
     nodes[n] = node{kind::string, flags, 0, off(s), len, n + 1};
     ++n;
-    // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
-    // already holding this object's tag flags the object as a candidate; the exact test runs when it closes.
-    // Escaped keys (their raw bytes are not their text) and very deep objects are always candidates.
-    const std::uint32_t tag = key_tag_ + cur;
-    if (depth <= k_key_table_depths && (flags & node_flag::escapes) == 0) [[likely]] {
-      const auto byte = [](char c) { return static_cast<std::uint32_t>(static_cast<unsigned char>(c)); };
-      const std::uint32_t x = len | byte(s[0]) << 8 | byte(s[len >> 1]) << 16 | byte(p[-1]) << 24;
-      std::uint32_t& slot = key_table_[((depth - 1) << k_key_table_bits) + ((x * 0x9e3779b1u) >> (32 - k_key_table_bits))];
-      if (slot == tag) [[unlikely]]
-        nodes[cur].flags |= node_flag::duplicate_keys;
-      slot = tag;
-    } else {
-      nodes[cur].flags |= node_flag::duplicate_keys;
-    }
+    note_key(nodes[cur], cur, depth, s, len, flags);
     ++p;
   }
   if (p < end && *p == ':') [[likely]] {  // the colon right after the key, as nearly every writer puts it
@@ -678,18 +665,7 @@ key_string:
     const auto len = static_cast<std::uint32_t>(q - s);
     put_node(nodes + n, kind::string, flags, off(s), len, n + 1);
     ++n;
-    // Duplicate-key candidates exactly as in parse_impl.
-    const std::uint32_t tag = key_tag_ + cur;
-    if (depth <= k_key_table_depths && (flags & node_flag::escapes) == 0) [[likely]] {
-      const auto byte = [](char c) { return static_cast<std::uint32_t>(static_cast<unsigned char>(c)); };
-      const std::uint32_t x = len | byte(s[0]) << 8 | byte(s[len >> 1]) << 16 | byte(q[-1]) << 24;
-      std::uint32_t& slot = key_table_[((depth - 1) << k_key_table_bits) + ((x * 0x9e3779b1u) >> (32 - k_key_table_bits))];
-      if (slot == tag) [[unlikely]]
-        nodes[cur].flags |= node_flag::duplicate_keys;
-      slot = tag;
-    } else {
-      nodes[cur].flags |= node_flag::duplicate_keys;
-    }
+    note_key(nodes[cur], cur, depth, s, len, flags);
   }
   if (te - tp >= 2) [[likely]] {  // the colon and the value's first token in one step
     if (bb[tp[0]] != ':') [[unlikely]]

@@ -2,6 +2,7 @@
 // filling a document's node index. Parses one value at a time so a buffer of many values (NDJSON, concatenated)
 // is processed value by value with the same document.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -72,6 +73,25 @@ class parser {
   };
   std::unique_ptr<std::uint32_t[], free_deleter> key_table_;
   std::uint32_t key_tag_ = 1;
+  // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
+  // already holding this object's tag flags the object (node `obj` at index `cur`) as a candidate; the exact test
+  // runs when it closes. Escaped keys (their raw bytes are not their text) and very deep objects always are.
+  [[gnu::always_inline]] void note_key(node& obj, std::uint32_t cur, std::uint32_t depth, const char* key,
+                                       std::uint32_t len, std::uint8_t flags) noexcept {
+    if (depth <= k_key_table_depths && (flags & node_flag::escapes) == 0) [[likely]] {
+      const auto byte = [](char c) { return static_cast<std::uint32_t>(static_cast<unsigned char>(c)); };
+      // The key's length and first, middle and last bytes (an empty key: 0 and its two quotes).
+      const char* last = key + static_cast<std::ptrdiff_t>(len) - 1;
+      const std::uint32_t x = len | byte(key[0]) << 8 | byte(key[len >> 1]) << 16 | byte(*last) << 24;
+      std::uint32_t& slot =
+          key_table_[((depth - 1) << k_key_table_bits) + ((x * 0x9e3779b1u) >> (32 - k_key_table_bits))];
+      if (slot == key_tag_ + cur) [[unlikely]]
+        obj.flags |= node_flag::duplicate_keys;
+      slot = key_tag_ + cur;
+    } else {
+      obj.flags |= node_flag::duplicate_keys;
+    }
+  }
   const simd::stage1_kernel* stage1_;  // nullptr: no two-stage path
   simd::structural_index index_;
   std::uint64_t two_stage_values_ = 0;

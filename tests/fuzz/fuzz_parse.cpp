@@ -1,7 +1,8 @@
 // tests/fuzz/fuzz_parse.cpp: libFuzzer target: the parser on arbitrary bytes, value after value as the reader does.
-// The vector and portable scanners must give the same verdict (error code and offset) and the same document; every
-// accepted document must satisfy the node invariants, decode its strings and write itself; the replacing mode
-// (--replace-invalid-utf8 style) must accept whatever the strict mode accepts.
+// The vector and portable scanners, and the two-stage path forced on every input, must give the same verdict
+// (error code and offset) and the same document; every accepted document must satisfy the node invariants, decode
+// its strings and write itself; the replacing mode (--replace-invalid-utf8 style) must accept whatever the strict
+// mode accepts.
 #include <cstdint>
 #include <string>
 
@@ -67,11 +68,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   port.portable = true;
   parse_options repl;
   repl.replace_invalid_utf8 = true;
-  parser pv(vec), pp(port), pr(repl);
+  parse_options two;
+  two.path = parse_path::two_stage;  // the token-index path whatever the size (automatic skips tiny inputs)
+  parser pv(vec), pp(port), pr(repl), pt(two);
 
   outcome a = parse_all(pv, doc, in.data(), in.end(), true);
   outcome b = parse_all(pp, doc, in.data(), in.end(), false);
   if (a.text != b.text) fuzz::fail("vector and portable parsers disagree", a.text, b.text);
+  outcome t = parse_all(pt, doc, in.data(), in.end(), false);
+  if (t.text != b.text) fuzz::fail("two-stage and one-pass parsers disagree", t.text, b.text);
   outcome c = parse_all(pr, doc, in.data(), in.end(), true);
   // Replacing invalid UTF-8 only turns errors into values: where strict mode succeeded, the output is identical.
   if (a.text.find('!') == std::string::npos && a.text != c.text)

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/filter/sort.hpp"
+
 namespace jview::filter::detail {
 
 st collect_arg(interp& I, const node* call, std::size_t i, const value& in, const env* e, std::vector<value>& out) {
@@ -493,8 +495,12 @@ st f_sort(interp& I, const value& in, const value*, value& out) {
   std::vector<value> xs;
   const st s = elements_of(I, in, xs);
   if (s != st::ok) return s;
-  std::stable_sort(xs.begin(), xs.end(), [](const value& a, const value& b) { return compare(a, b) < 0; });
-  out = value::array(std::move(xs));
+  sort_keys order(xs.data(), nullptr, xs.size());
+  order.sort();
+  std::vector<value> res;
+  res.reserve(xs.size());
+  for (std::size_t p = 0; p < order.size(); ++p) res.push_back(std::move(xs[order.index_at(p)]));
+  out = value::array(std::move(res));
   return st::ok;
 }
 
@@ -503,108 +509,111 @@ st iterate_error(interp& I, const value& v) {
                 (v.is_null() ? std::string(" (null)") : " (" + dump_trunc(v) + ")"));
 }
 
-// Keys [f] for every element (jq sorts by the array of f's outputs: `_sort_by_impl(map([f]))`, so non-iterables
-// fail in map and objects fail in the implementation with both values named).
-st keyed(interp& I, const node* call, const value& in, const env* e, std::vector<value>& xs,
-         std::vector<value>& keys, const char* what) {
+// The elements and, for each, the outputs of f (jq sorts by the array of f's outputs: `_sort_by_impl(map([f]))`,
+// so non-iterables fail in map and objects fail in the implementation with both values named). Element i's key
+// is keys[offsets[i], offsets[i+1]); no array is built per element.
+struct keyed_elements {
+  std::vector<value> xs;
+  std::vector<value> keys;
+  std::vector<std::uint32_t> offsets;
+};
+
+st keyed(interp& I, const node* call, const value& in, const env* e, keyed_elements& out, const char* what) {
   if (in.is_array()) {
-    xs.reserve(in.length());
-    in.for_each_element([&](const value& v) { xs.push_back(v); });
+    out.xs.reserve(in.length());
+    in.for_each_element([&](const value& v) { out.xs.push_back(v); });
   } else if (in.is_object()) {
-    in.for_each_member([&](std::string_view, const value& v) { xs.push_back(v); });
+    in.for_each_member([&](std::string_view, const value& v) { out.xs.push_back(v); });
   } else {
     return iterate_error(I, in);
   }
-  keys.reserve(xs.size());
-  for (const value& x : xs) {
-    std::vector<value> ks;
-    const st s = collect_arg(I, call, 0, x, e, ks);
+  out.keys.reserve(out.xs.size());
+  out.offsets.reserve(out.xs.size() + 1);
+  out.offsets.push_back(0);
+  for (const value& x : out.xs) {
+    const st s = collect_arg(I, call, 0, x, e, out.keys);
     if (s != st::ok) return s;
-    keys.push_back(value::array(std::move(ks)));
+    out.offsets.push_back(static_cast<std::uint32_t>(out.keys.size()));
   }
   if (!in.is_array()) {
-    value ka = value::array(keys);
+    std::vector<value> lists;
+    for (std::size_t i = 0; i + 1 < out.offsets.size(); ++i)
+      lists.push_back(value::array(
+          std::vector<value>(out.keys.begin() + out.offsets[i], out.keys.begin() + out.offsets[i + 1])));
+    value ka = value::array(std::move(lists));
     return I.fail(std::string(in.type_name()) + " (" + dump_trunc(in) + ") and array (" + dump_trunc(ka) + ") " + what);
   }
   return st::ok;
 }
 
-std::vector<std::size_t> sorted_order(const std::vector<value>& keys) {
-  std::vector<std::size_t> order(keys.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return compare(keys[a], keys[b]) < 0; });
-  return order;
-}
+constexpr const char* k_not_both_arrays = "cannot be sorted, as they are not both arrays";
 
 st g_sort_by(interp& I, const node* call, const value& in, const env* e, sink k) {
-  std::vector<value> xs, keys;
-  const st s = keyed(I, call, in, e, xs, keys, "cannot be sorted, as they are not both arrays");
+  keyed_elements ke;
+  const st s = keyed(I, call, in, e, ke, k_not_both_arrays);
   if (s != st::ok) return s;
+  sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+  order.sort();
   std::vector<value> out;
-  out.reserve(xs.size());
-  for (std::size_t i : sorted_order(keys)) out.push_back(xs[i]);
+  out.reserve(ke.xs.size());
+  for (std::size_t p = 0; p < order.size(); ++p) out.push_back(std::move(ke.xs[order.index_at(p)]));
   return k(value::array(std::move(out)));
 }
 
 st g_group_by(interp& I, const node* call, const value& in, const env* e, sink k) {
-  std::vector<value> xs, keys;
-  const st s = keyed(I, call, in, e, xs, keys, "cannot be sorted, as they are not both arrays");
+  keyed_elements ke;
+  const st s = keyed(I, call, in, e, ke, k_not_both_arrays);
   if (s != st::ok) return s;
+  sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+  order.sort();
   std::vector<value> groups;
   std::vector<value> cur;
-  const value* last = nullptr;
-  for (std::size_t i : sorted_order(keys)) {
-    if (last != nullptr && compare(*last, keys[i]) != 0) {
+  for (std::size_t p = 0; p < order.size(); ++p) {
+    if (p > 0 && order.compare_at(p - 1, p) != 0) {
       groups.push_back(value::array(std::move(cur)));
-      cur.clear();
+      cur = {};
     }
-    cur.push_back(xs[i]);
-    last = &keys[i];
+    cur.push_back(std::move(ke.xs[order.index_at(p)]));
   }
   if (!cur.empty()) groups.push_back(value::array(std::move(cur)));
   return k(value::array(std::move(groups)));
 }
 
 st g_unique_by(interp& I, const node* call, const value& in, const env* e, sink k) {
-  std::vector<value> xs, keys;
-  const st s = keyed(I, call, in, e, xs, keys, "cannot be sorted, as they are not both arrays");
+  keyed_elements ke;
+  const st s = keyed(I, call, in, e, ke, k_not_both_arrays);
   if (s != st::ok) return s;
+  sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+  order.sort();
   std::vector<value> out;
-  const value* last = nullptr;
-  for (std::size_t i : sorted_order(keys)) {
-    if (last == nullptr || compare(*last, keys[i]) != 0) out.push_back(xs[i]);
-    last = &keys[i];
-  }
+  for (std::size_t p = 0; p < order.size(); ++p)
+    if (p == 0 || order.compare_at(p - 1, p) != 0) out.push_back(std::move(ke.xs[order.index_at(p)]));
   return k(value::array(std::move(out)));
 }
 
 st f_unique(interp& I, const value& in, const value*, value& out) {
   std::vector<value> xs;
   if (!in.is_array()) return type_error(I, in, "cannot be sorted, as it is not an array");
+  xs.reserve(in.length());
   in.for_each_element([&](const value& v) { xs.push_back(v); });
-  std::stable_sort(xs.begin(), xs.end(), [](const value& a, const value& b) { return compare(a, b) < 0; });
+  sort_keys order(xs.data(), nullptr, xs.size());
+  order.sort();
   std::vector<value> res;
-  for (const value& x : xs)
-    if (res.empty() || compare(res.back(), x) != 0) res.push_back(x);
+  for (std::size_t p = 0; p < order.size(); ++p)
+    if (p == 0 || order.compare_at(p - 1, p) != 0) res.push_back(xs[order.index_at(p)]);  // xs are the keys
   out = value::array(std::move(res));
   return st::ok;
 }
 
 // min_by keeps the first of equal minima, max_by the last of equal maxima (jq's comparison rule).
-st minmax(interp& I, const std::vector<value>& xs, const std::vector<value>& keys, bool is_min, value& out) {
-  (void)I;
-  if (xs.empty()) {
-    out = value();
-    return st::ok;
-  }
+value minmax(std::vector<value>& xs, const sort_keys& keys, bool is_min) {
+  if (xs.empty()) return value();
   std::size_t best = 0;
   for (std::size_t i = 1; i < xs.size(); ++i) {
-    const int c = compare(keys[i], keys[best]);
+    const int c = keys.compare_at(i, best);
     if (is_min ? c < 0 : c >= 0) best = i;
   }
-  out = xs[best];
-  return st::ok;
+  return std::move(xs[best]);
 }
 
 template <bool IsMin>
@@ -614,19 +623,20 @@ st f_minmax(interp& I, const value& in, const value*, value& out) {
     return I.fail(d + " and " + d + " cannot be iterated over");
   }
   std::vector<value> xs;
+  xs.reserve(in.length());
   in.for_each_element([&](const value& v) { xs.push_back(v); });
-  return minmax(I, xs, xs, IsMin, out);
+  const sort_keys keys(xs.data(), nullptr, xs.size());
+  out = minmax(xs, keys, IsMin);
+  return st::ok;
 }
 
 template <bool IsMin>
 st g_minmax_by(interp& I, const node* call, const value& in, const env* e, sink k) {
-  std::vector<value> xs, keys;
-  st s = keyed(I, call, in, e, xs, keys, "cannot be iterated over");
+  keyed_elements ke;
+  const st s = keyed(I, call, in, e, ke, "cannot be iterated over");
   if (s != st::ok) return s;
-  value out;
-  s = minmax(I, xs, keys, IsMin, out);
-  if (s != st::ok) return s;
-  return k(out);
+  const sort_keys keys(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+  return k(minmax(ke.xs, keys, IsMin));
 }
 
 st f_reverse(interp& I, const value& in, const value*, value& out) {
@@ -1149,6 +1159,7 @@ st f_input(interp& I, const value&, const value*, value& out) {
     std::string why = I.inputs->take_error();  // a parse error is the program's error (try can catch it)
     return I.fail(why.empty() ? std::string("break") : std::move(why));  // "break": jq 1.8's word for no more
   }
+  if (out.is_view()) out.doc_box_ptr()->streamed = true;
   return st::ok;
 }
 
@@ -1160,6 +1171,7 @@ st g_inputs(interp& I, const node*, const value&, const env*, sink k) {
       std::string why = I.inputs->take_error();
       return why.empty() ? st::ok : I.fail(std::move(why));
     }
+    if (v.is_view()) v.doc_box_ptr()->streamed = true;
     const st s = k(v);
     if (s != st::ok) return s;
   }

@@ -386,16 +386,17 @@ struct object_builder {
   const value& in;
   const env* e;
   sink k;
-  std::vector<std::pair<value, value>> kv;
+  std::pair<value, value>* kv;  // the members chosen so far (n->args.size() / 2 slots)
+  std::size_t nkv = 0;
 
   st step(std::size_t i) {
     if (i == n->args.size()) {
       value o = value::empty_object();
       auto& od = o.object_mut();
-      od.entries.reserve(kv.size());
-      for (auto& [key, val] : kv) {
+      od.entries.reserve(nkv);
+      for (std::size_t j = 0; j < nkv; ++j) {
         std::string tmp;
-        od.set(key.str(tmp), val);
+        od.set(kv[j].first.str(tmp), kv[j].second);
       }
       return k(o);
     }
@@ -405,9 +406,12 @@ struct object_builder {
       if (!key.is_string())
         return I.fail(std::string("Cannot use ") + key.type_name() + " (" + dump_trunc(key) + ") as object key");
       auto with_val = [&](const value& val) -> st {
-        kv.emplace_back(key, val);
+        kv[nkv].first = key;
+        kv[nkv].second = val;
+        ++nkv;
         const st s = step(i + 2);
-        kv.pop_back();
+        --nkv;
+        kv[nkv] = {};
         return s;
       };
       if (vn->o == op::literal) return with_val(vn->v);
@@ -420,9 +424,64 @@ struct object_builder {
 
 }  // namespace
 
+namespace {
+
+// The value of a member in the one-step construction below: a literal, or a path of literal string keys
+// (`.a`, `.a.b`, what `{a}` means) on an object or null. False for anything else (the general way decides).
+bool simple_member_value(const node* vn, const value& in, value& out) {
+  switch (vn->o) {
+    case op::identity: out = in; return true;
+    case op::literal: out = vn->v; return true;
+    case op::index: {
+      if (vn->opt || vn->b->o != op::literal || !vn->b->v.is_string()) return false;
+      value t;
+      if (!simple_member_value(vn->a, in, t)) return false;
+      if (t.is_object()) {
+        std::string tmp;
+        out = t.member(vn->b->v.str(tmp));
+        return true;
+      }
+      if (t.is_null()) {
+        out = value();
+        return true;
+      }
+      return false;  // an error: let the general way raise it in jq's order
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
 st interp::eval_object(const node* n, std::size_t i, const value& in, const env* e, sink k) {
-  object_builder b{*this, n, in, e, k, {}};
-  b.kv.reserve(n->args.size() / 2);
+  // `{ts, level}`, `{id: .x.y, kind: "a"}`: literal keys, one value each, built in one step.
+  if (i == 0) {
+    value o = value::empty_object();
+    auto& od = o.object_mut();
+    od.entries.reserve(n->args.size() / 2);
+    bool simple = true;
+    for (std::size_t j = 0; simple && j < n->args.size(); j += 2) {
+      const node* kn = n->args[j];
+      value v;
+      simple = kn->o == op::literal && kn->v.is_string() && simple_member_value(n->args[j + 1], in, v);
+      if (simple) {
+        std::string tmp;
+        const std::string_view key = kn->v.str(tmp);
+        // A new key of a small object is appended directly (object_data indexes only objects past 8 members).
+        if (od.entries.size() < 8 && od.find(key) < 0)
+          od.entries.push_back({std::string(key), std::move(v)});
+        else
+          od.set(key, std::move(v));
+      }
+    }
+    if (simple) return k(o);
+  }
+  // Members are kept on the stack for the usual small object constructions ({a, b}, {id: .x, name}).
+  constexpr std::size_t k_small = 4;
+  const std::size_t members = n->args.size() / 2;
+  std::pair<value, value> small[k_small];
+  std::vector<std::pair<value, value>> big(members > k_small ? members : 0);
+  object_builder b{*this, n, in, e, k, members > k_small ? big.data() : small};
   return b.step(i);
 }
 
@@ -961,6 +1020,7 @@ st interp::ev_array(const node* n, const value& in, const env* e, sink k) {
   std::vector<value> items;
   auto collect = [&](const value& v) -> st {
     items.push_back(v);
+    items.back().detach_streamed();  // `[inputs | {a, b}]`: the inputs' documents need not stay
     return st::ok;
   };
   const st s = eval(n->a, in, e, make_sink(collect));

@@ -5,6 +5,7 @@
 // linked path (also on the stack) beside each value.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <memory>
@@ -125,7 +126,8 @@ class program_impl final : public program {
   std::unordered_map<const funcdef*, compile_error> pending_errors;
   std::vector<std::unique_ptr<module_info>> modules;       // every loaded module (cached by file)
   std::vector<std::string> library_paths;                  // -L
-  std::vector<std::string> module_sources;                 // texts of loaded modules (error locations)
+  std::deque<std::string> module_sources;  // texts of loaded modules (error locations); a deque: loading a module
+                                           // while another one's text is in use (import chains) moves no text
   std::unique_ptr<std::vector<std::pair<std::string, module_info*>>> main_imports;
   std::unique_ptr<std::vector<std::pair<std::string, std::uint32_t>>> main_data;
   // Loads (or finds) the module `rel` searched from `origin_dir` with import metadata `meta`; data modules are

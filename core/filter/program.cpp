@@ -2,6 +2,9 @@
 // source bytes (writer::value), constructed values through the writer's primitives, so both print alike in every
 // mode (compact, pretty, sorted keys, colour, ASCII).
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 
 #include "core/filter/program.hpp"
 #include "core/filter/value.hpp"
@@ -19,10 +22,20 @@ void write_value(writer& w, const value& v) {
     case kind::true_: w.boolean(true); return;
     case kind::number: {
       std::string_view lit = v.literal();
-      if (!lit.empty())
+      if (!lit.empty()) {
         w.number_literal(lit);
-      else
-        w.number(v.number());
+        return;
+      }
+      const double d = v.number();
+      // Small integers (array indices of `paths`, counts, sums) print as their digits: no shortest search.
+      if (d > -1e15 && d < 1e15 && d == static_cast<double>(static_cast<std::int64_t>(d)) &&
+          !(d == 0 && std::signbit(d)) && w.options().numbers == number_mode::source) {
+        char buf[24];
+        const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(d));
+        w.number_literal(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+        return;
+      }
+      w.number(d);
       return;
     }
     case kind::string: {

@@ -11,9 +11,23 @@
 namespace jview::filter {
 namespace detail {
 
+// One document box kept for the next view (an NDJSON stream makes one per input): no allocation per input.
+static doc_box* g_spare_doc = nullptr;
+
 void release(box* b) noexcept {
   switch (b->type) {
-    case box_type::doc: delete static_cast<doc_box*>(b); break;
+    case box_type::doc: {
+      auto* d = static_cast<doc_box*>(b);
+      if (g_spare_doc != nullptr) {
+        delete d;
+        break;
+      }
+      d->doc.reset();  // the document is released now, as by delete
+      d->element_cache.clear();
+      d->streamed = false;
+      g_spare_doc = d;
+      break;
+    }
     case box_type::literal: delete static_cast<lit_box*>(b); break;
     case box_type::string: delete static_cast<str_box*>(b); break;
     case box_type::array: delete static_cast<arr_box*>(b); break;
@@ -31,7 +45,15 @@ value value::string(std::string s) { return value(kind::string, rep_string, 0, n
 
 value value::view(std::shared_ptr<const document> doc, std::uint32_t index) {
   const node& n = (*doc)[index];
-  value v(n.k, rep_view, index, new detail::doc_box(std::move(doc)));
+  detail::doc_box* b = detail::g_spare_doc;
+  if (b != nullptr) {
+    detail::g_spare_doc = nullptr;
+    b->refs = 1;
+    b->doc = std::move(doc);
+  } else {
+    b = new detail::doc_box(std::move(doc));
+  }
+  value v(n.k, rep_view, index, b);
   if ((n.flags & node_flag::duplicate_keys) != 0) [[unlikely]]
     v.object_mut();
   return v;
@@ -67,7 +89,23 @@ const char* value::type_name() const noexcept {
 double value::number() const noexcept {
   switch (rep_) {
     case rep_inline: return num_;
-    case rep_view: return number_to_double(doc().raw(idx_));
+    case rep_view: {
+      // Integers of up to 15 digits (counts, ids, status codes) are exact in a double: read them directly.
+      const document& d = doc();
+      const node& n = d[idx_];
+      if ((n.flags & node_flag::integer) != 0 && n.len <= 16) {
+        const char* p = d.source() + n.offset;
+        const char* end = p + n.len;
+        const bool neg = *p == '-';
+        p += neg;
+        if (end - p <= 15) {
+          std::int64_t x = 0;
+          for (; p < end; ++p) x = x * 10 + (*p - '0');
+          return neg ? -static_cast<double>(x) : static_cast<double>(x);
+        }
+      }
+      return number_to_double(d.raw(idx_));
+    }
     case rep_literal: return static_cast<detail::lit_box*>(box_)->d;
     default: return 0;
   }
@@ -140,10 +178,26 @@ value value::element(std::uint32_t i) const {
 
 value value::member(std::string_view key, bool* found) const {
   if (rep_ == rep_view) {
-    const std::uint32_t m = doc().find_member(idx_, key);
-    if (found) *found = m != document::npos;
-    if (m == document::npos) return value();
-    return sibling_view(m);
+    // A view object has distinct keys (one that repeats a key is an owned object, see sibling_view): the first
+    // match is the member. Plain keys are told apart by length before their bytes are compared.
+    const document& d = doc();
+    const char* src = d.source();
+    const std::uint32_t end = d[idx_].next;
+    for (std::uint32_t i = idx_ + 1; i < end;) {
+      const node& kn = d[i];
+      const char* k = src + kn.offset;
+      const bool hit = (kn.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0
+                           ? kn.len == key.size() && (key.empty() || (k[0] == key[0] &&
+                                                                      std::memcmp(k, key.data(), key.size()) == 0))
+                           : d.string_equals(i, key);
+      if (hit) {
+        if (found) *found = true;
+        return sibling_view(i + 1);
+      }
+      i = d[i + 1].next;
+    }
+    if (found) *found = false;
+    return value();
   }
   if (rep_ == rep_object) {
     const auto& o = object_data_ref();
@@ -225,6 +279,112 @@ value::object_data& value::object_mut() {
   box_ = c;
   return c->obj;
 }
+
+// ---- detaching from streamed inputs ----
+
+namespace {
+constexpr std::uint32_t k_detach_nodes = 12;    // view containers up to this many nodes are copied out
+constexpr std::uint32_t k_detach_members = 16;  // owned containers up to this size are looked into
+constexpr int k_detach_depth = 4;               // ... this deep
+}  // namespace
+
+// Strings copied out of streamed inputs repeat (a log's levels, services, hosts): the last one seen per hash slot
+// is shared instead of copied again. A shared string is copied on write like any other. The slots keep their
+// strings to the end of the process (a few KB at most; no global constructor or destructor).
+namespace {
+constexpr std::size_t k_intern_slots = 256;
+constexpr std::size_t k_intern_max = 32;  // longer strings are rarely repeated
+detail::str_box* g_interned[k_intern_slots] = {};
+
+std::size_t intern_slot(std::string_view s) noexcept {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return static_cast<std::size_t>(h ^ (h >> 32)) & (k_intern_slots - 1);
+}
+}  // namespace
+
+value value::interned_string(std::string_view s) {
+  if (s.size() > k_intern_max) return string(s);
+  detail::str_box*& slot = g_interned[intern_slot(s)];
+  if (slot != nullptr && slot->s == s) {
+    ++slot->refs;
+    return value(kind::string, rep_string, 0, slot);
+  }
+  value v = string(s);
+  if (slot != nullptr && --slot->refs == 0) detail::release(slot);
+  slot = static_cast<detail::str_box*>(v.box_);
+  ++slot->refs;
+  return v;
+}
+
+bool value::needs_detach(int depth) const noexcept {
+  switch (rep_) {
+    case rep_view: {
+      if (!doc_box_ptr()->streamed) return false;
+      if (k_ == kind::array || k_ == kind::object) return doc()[idx_].next - idx_ <= k_detach_nodes;
+      return true;
+    }
+    case rep_array: {
+      if (depth == 0 || array_items().size() > k_detach_members) return false;
+      for (const value& v : array_items())
+        if (v.needs_detach(depth - 1)) return true;
+      return false;
+    }
+    case rep_object: {
+      if (depth == 0 || object_data_ref().entries.size() > k_detach_members) return false;
+      for (const auto& e : object_data_ref().entries)
+        if (e.val.needs_detach(depth - 1)) return true;
+      return false;
+    }
+    default: return false;
+  }
+}
+
+void value::detach(int depth) {
+  if (!needs_detach(depth)) return;
+  switch (rep_) {
+    case rep_view:
+      switch (k_) {
+        case kind::null_: *this = value(); return;
+        case kind::false_:
+        case kind::true_: *this = boolean(k_ == kind::true_); return;
+        case kind::number: {
+          // Only a number written in its shortest form prints the same from a double.
+          const double d = number();
+          std::string shortest;
+          append_double(shortest, d);
+          if (shortest == doc().raw(idx_)) *this = number_exact(d);
+          return;
+        }
+        case kind::string: {
+          std::string tmp;
+          *this = interned_string(str(tmp));
+          return;
+        }
+        case kind::array:
+          for (value& v : array_mut()) v.detach(depth);
+          return;
+        case kind::object:
+          for (auto& e : object_mut().entries) e.val.detach(depth);
+          return;
+      }
+      return;
+    // An owned container is changed in place even when shared: what changes is invisible (the same JSON, order
+    // and comparisons), and a copy would cost more than the detaching saves.
+    case rep_array:
+      for (value& v : static_cast<detail::arr_box*>(box_)->items) v.detach(depth - 1);
+      return;
+    case rep_object:
+      for (auto& e : static_cast<detail::obj_box*>(box_)->obj.entries) e.val.detach(depth - 1);
+      return;
+    default: return;
+  }
+}
+
+void value::detach_streamed() { detach(k_detach_depth); }
 
 // ---- objects ----
 

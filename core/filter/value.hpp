@@ -4,6 +4,7 @@
 // the box only when someone else holds it too. Objects keep insertion order (jq prints keys in that order).
 // Single-threaded by design: reference counts are plain integers.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,10 +22,19 @@ namespace detail {
 
 enum class box_type : std::uint8_t { doc, literal, string, array, object };
 
+// Called every few hundred boxes: once the heap has grown large, asks for huge pages as it grows (heap.cpp).
+void heap_check() noexcept;
+inline std::uint32_t g_boxes_made = 0;
+
 struct box {
   std::uint32_t refs = 1;
   box_type type;
   explicit box(box_type t) : type(t) {}
+  static void* operator new(std::size_t n) {
+    if ((++g_boxes_made & 255) == 0) heap_check();
+    return ::operator new(n);
+  }
+  static void operator delete(void* p) noexcept { ::operator delete(p); }
 };
 
 // One document shared by every view into it: the only place that touches the shared_ptr's atomic count.
@@ -32,6 +42,8 @@ struct doc_box : box {
   std::shared_ptr<const document> doc;
   // Random access into big view arrays: element node indices, built on the first far index (see value::element).
   std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> element_cache;
+  // An input read by `input`/`inputs`: values kept past it should not pin it (see value::detach_streamed).
+  bool streamed = false;
   explicit doc_box(std::shared_ptr<const document> d) : box(box_type::doc), doc(std::move(d)) {}
 };
 
@@ -170,6 +182,11 @@ class value {
   // (An object that repeats a key becomes an owned object with one member per key, as jq keeps.)
   value sibling_view(std::uint32_t index) const;
 
+  // For a value kept past the input it was read from (collected by `[inputs | ...]`): its small parts that view a
+  // streamed input's document (scalars, containers of a few nodes, inside owned containers of a few members)
+  // become owned, so the input's document is not kept (nor copied) for them. Prints and compares as before.
+  void detach_streamed();
+
   // Identity of the underlying storage (same box and node): cheap "certainly equal" test.
   bool same_storage(const value& o) const noexcept {
     return rep_ == o.rep_ && k_ == o.k_ && idx_ == o.idx_ && bits_ == o.bits_;
@@ -183,6 +200,9 @@ class value {
   }
   value(kind k, rep_t r, std::uint32_t idx, detail::box* b) noexcept : k_(k), rep_(r), idx_(idx), box_(b) {}
   value unique_keys_object(std::uint32_t index) const;
+  bool needs_detach(int depth) const noexcept;
+  static value interned_string(std::string_view s);
+  void detach(int depth);
 
   kind k_;
   rep_t rep_;

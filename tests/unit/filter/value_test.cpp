@@ -126,3 +126,37 @@ TEST_CASE("filter value: error-message dumps are truncated as jq does") {
   CHECK(dump_trunc(parse("123456789012345678901234567890")) == "12345678901234567890123456...");
   CHECK(dump_trunc(parse("[1,2,3,4,5,6,7,8,9,10,11,12,13]")) == "[1,2,3,4,5,6,7,8,9,10,11,...]");
 }
+
+TEST_CASE("filter value: small parts of a streamed input are copied out of its document") {
+  auto h = std::make_shared<held>();
+  h->text = R"({"s":"abc","e":"a\u00e9","n":12,"f":1.50,"t":true,"o":{"x":1},"big":[1,2,3,4,5,6,7,8,9,10,11,12]})";
+  const char* p = h->text.data();
+  const char* stop = nullptr;
+  jview::parser ps;
+  REQUIRE(!ps.parse(p, p + h->text.size(), h->doc, stop));
+  std::weak_ptr<held> watch = h;
+  const document* d = &h->doc;
+  value doc = value::view(std::shared_ptr<const document>(std::move(h), d), 0);
+  doc.doc_box_ptr()->streamed = true;
+
+  value obj = value::empty_object();
+  for (const char* k : {"s", "e", "n", "t", "o"}) obj.object_mut().set(std::string_view(k), doc.member(k));
+  value f = doc.member("f");  // 1.50 does not print as its double: stays a view
+  value big = doc.member("big");  // 13 nodes: stays a view
+  const std::string before = jview::filter::to_json(obj);
+  obj.detach_streamed();
+  f.detach_streamed();
+  big.detach_streamed();
+  CHECK(jview::filter::to_json(obj) == before);
+  CHECK(!obj.member("s").is_view());
+  CHECK(!obj.member("e").is_view());
+  CHECK(!obj.member("o").is_view());
+  CHECK(f.is_view());
+  CHECK(big.is_view());
+  doc = value();
+  f = value();
+  big = value();
+  CHECK(watch.expired());  // the detached object no longer holds the document
+  CHECK(jview::filter::to_json(obj) == before);
+  CHECK(jview::filter::to_json(obj) == R"({"s":"abc","e":"aé","n":12,"t":true,"o":{"x":1}})");
+}

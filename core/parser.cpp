@@ -200,6 +200,16 @@ template <class K>
   }
 }
 
+// Closing an object that the key table flagged as a candidate (parser::note_key): the exact test, now that its
+// members are all there. Clears the flag when no key repeats; true when one does.
+bool confirm_duplicate_keys(document& doc, const char* base, node* nodes, std::uint32_t n, std::uint32_t cur,
+                            std::uint32_t count) {
+  doc.set(base, n);
+  if (count >= 2 && doc.object_has_duplicate_keys(cur)) return true;
+  nodes[cur].flags &= static_cast<std::uint8_t>(~node_flag::duplicate_keys);
+  return false;
+}
+
 }  // namespace
 
 bool parser::at_end(const char*& p, const char* end) noexcept {
@@ -446,13 +456,8 @@ after_value:
 close:
   nodes[cur].len = count;
   nodes[cur].next = n;
-  if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]] {
-    doc.set(base, n);
-    if (count >= 2 && doc.object_has_duplicate_keys(cur))
-      duplicate_keys = true;
-    else
-      nodes[cur].flags &= static_cast<std::uint8_t>(~node_flag::duplicate_keys);
-  }
+  if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]]
+    duplicate_keys |= confirm_duplicate_keys(doc, base, nodes, n, cur, count);
   --depth;
   if (stack_.empty()) {
     cur = document::npos;
@@ -704,13 +709,8 @@ close:
   // p is at the closing bracket.
   nodes[cur].len = count;
   nodes[cur].next = n;
-  if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]] {
-    doc.set(base, n);
-    if (count >= 2 && doc.object_has_duplicate_keys(cur))
-      duplicate_keys = true;
-    else
-      nodes[cur].flags &= static_cast<std::uint8_t>(~node_flag::duplicate_keys);
-  }
+  if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]]
+    duplicate_keys |= confirm_duplicate_keys(doc, base, nodes, n, cur, count);
   --depth;
   if (!stack_.empty()) {
     cur = stack_.back().index;

@@ -14,17 +14,22 @@ using namespace jview;
 
 namespace {
 
+// A pipe (fds) and the thread that writes `text` into it in pieces of `piece` bytes, then closes the write end.
+std::thread feed_pipe(const std::string& text, std::size_t piece, int (&fds)[2]) {
+  REQUIRE(pipe(fds) == 0);
+  return std::thread([&text, piece, w = fds[1]] {
+    for (std::size_t i = 0; i < text.size(); i += piece) {
+      const std::size_t n = std::min(piece, text.size() - i);
+      if (write(w, text.data() + i, n) != static_cast<ssize_t>(n)) break;
+    }
+    close(w);
+  });
+}
+
 // Values of `text` read through a pipe written in pieces of `piece` bytes, as compact kinds + first raw bytes.
 std::vector<std::string> read_pipe(const std::string& text, std::size_t piece, std::string* error = nullptr) {
   int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  std::thread writer([&] {
-    for (std::size_t i = 0; i < text.size(); i += piece) {
-      const std::size_t n = std::min(piece, text.size() - i);
-      if (write(fds[1], text.data() + i, n) != static_cast<ssize_t>(n)) break;
-    }
-    close(fds[1]);
-  });
+  std::thread writer = feed_pipe(text, piece, fds);
   value_reader r{parse_options{}};
   r.open_fd(fds[0], "<pipe>");
   document doc;
@@ -155,14 +160,7 @@ std::vector<std::string> digest_values(value_reader& r) {
 
 std::vector<std::string> digest_pipe(const std::string& text, std::size_t piece, parse_path path) {
   int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  std::thread writer([&] {
-    for (std::size_t i = 0; i < text.size(); i += piece) {
-      const std::size_t n = std::min(piece, text.size() - i);
-      if (write(fds[1], text.data() + i, n) != static_cast<ssize_t>(n)) break;
-    }
-    close(fds[1]);
-  });
+  std::thread writer = feed_pipe(text, piece, fds);
   parse_options opts;
   opts.path = path;
   value_reader r{opts};

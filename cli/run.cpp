@@ -299,9 +299,9 @@ int run_jq(const options& o) {
     prog = filter::program::compile(source, copts);
   } catch (const filter::compile_error& e) {
     // A bad --argjson / --jsonargs text is a usage error for jq (exit 2), found before the program is compiled.
-    if (e.message.rfind("Invalid JSON text passed to --", 0) == 0) {
+    if (!e.bad_json_option.empty()) {
       eprint("jview: invalid JSON text passed to --{}\nUse jview --help for help with command-line options.\n",
-             e.message.substr(e.message.rfind("--") + 2));
+             e.bad_json_option);
       return exit_usage;
     }
     write_stderr(format_compile_error(e));

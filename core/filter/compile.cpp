@@ -589,6 +589,7 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
       compile_error e;
       e.message = "Invalid JSON text passed to --argjson";
       e.length = 0;
+      e.bad_json_option = "argjson";
       throw e;
     }
     add_global(k, v);
@@ -603,6 +604,7 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
       compile_error e;
       e.message = "Invalid JSON text passed to --jsonargs";
       e.length = 0;
+      e.bad_json_option = "jsonargs";
       throw e;
     }
     positional.push_back(v);

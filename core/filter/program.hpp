@@ -25,6 +25,7 @@ struct compile_error {
   int length = 1;            // added: characters to underline with '^' (jq marks the whole offending token)
   std::string source_line;   // added: the text of that line (jq prints it under the message)
   std::string file;          // added: the module file the error is in; empty for the main program (<top-level>)
+  std::string bad_json_option;  // "argjson" / "jsonargs": the text of that option is not JSON (jq: a usage error)
 };
 
 // Where inputs come from, for `input`, `inputs`, `input_filename` and `$__loc__`-style error locations.

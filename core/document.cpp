@@ -10,6 +10,7 @@
 #include <new>
 
 #include "core/utf8.hpp"
+#include "simd/prefault.hpp"
 
 namespace jview {
 
@@ -33,7 +34,7 @@ void document::copy_from(const document& src) {
   nodes_ = copy;  // capacity_ stays 0: parsing into this document maps a new arena
   base_ = src.base_;
   size_ = src.size_;
-  duplicate_keys_ = src.duplicate_keys_;
+  facts_ = src.facts_;
 }
 
 namespace {
@@ -50,11 +51,8 @@ node* document::reserve(std::size_t count) {
   const std::size_t bytes = arena_bytes(count);
   void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mem == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_POPULATE_WRITE
-  // The nodes the parser asked for are about to be written: fill their page-table entries in one call instead of
-  // one fault per 4 KiB page (failure, e.g. an older kernel, only means the faults happen as before).
-  madvise(mem, std::min(bytes, count * sizeof(node)), MADV_POPULATE_WRITE);
-#endif
+  // The nodes the parser asked for are about to be written: one call instead of one fault per page.
+  simd::prefault_write(mem, std::min(bytes, count * sizeof(node)));
   release();
   nodes_ = static_cast<node*>(mem);
   mapped_bytes_ = bytes;

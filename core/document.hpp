@@ -32,6 +32,13 @@ struct node {
 };
 static_assert(sizeof(node) == 16, "nodes are 16 bytes");
 
+// What the parser learns of a value as a whole, besides its nodes (document::set).
+struct value_facts {
+  std::uint32_t text_len = 0;     // bytes from the value's first byte to one past its last
+  bool duplicate_keys = false;    // some object repeats a key
+  std::uint8_t string_flags = 0;  // the node_flag bits of all its strings (keys too), or-ed
+};
+
 // A parsed value. Owned by the caller and reused across values: its node arena only grows.
 class document {
  public:
@@ -70,7 +77,7 @@ class document {
 
   // Duplicate keys (core/object_keys.cpp). True when some object of this value repeats a key: then the objects
   // flagged node_flag::duplicate_keys must be read through unique_member_keys, as jq keeps one member per key.
-  bool has_duplicate_keys() const noexcept { return duplicate_keys_; }
+  bool has_duplicate_keys() const noexcept { return facts_.duplicate_keys; }
   // Exact test of object obj (its subtree complete). Used by the parser on the objects its key hash flags.
   bool object_has_duplicate_keys(std::uint32_t obj) const;
   // The members of object obj as jq sees them, appended to out: one key node per distinct key, in the order of
@@ -87,17 +94,24 @@ class document {
   // Becomes a compact copy of src's value (its nodes in an exact-size heap block, same source bytes): for values
   // kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena.
   void copy_from(const document& src);
-  void set(const char* base, std::uint32_t size, bool duplicate_keys = false) noexcept {
+  void set(const char* base, std::uint32_t size, value_facts facts = {}) noexcept {
     base_ = base;
     size_ = size;
-    duplicate_keys_ = duplicate_keys;
+    facts_ = facts;
+  }
+  // The value's source text, first byte to last (empty for a document not set by the parser).
+  std::string_view text() const noexcept { return {base_, facts_.text_len}; }
+  // True when writing the value compact (numbers as written) gives its text without the whitespace outside its
+  // strings: no string holds an escape, DEL or invalid UTF-8, and no object repeats a key (jq keeps one member).
+  bool verbatim() const noexcept {
+    return facts_.text_len != 0 && !facts_.duplicate_keys && facts_.string_flags == 0;
   }
 
  private:
   const char* base_ = nullptr;
   node* nodes_ = nullptr;
   std::uint32_t size_ = 0;
-  bool duplicate_keys_ = false;
+  value_facts facts_;
   std::size_t capacity_ = 0;     // nodes
   std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_; 0: a heap block (copy_from)
   void release() noexcept;

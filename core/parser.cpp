@@ -12,11 +12,22 @@
 
 #include "core/utf8.hpp"
 #include "simd/kernels.hpp"
+#include "simd/prefault.hpp"
 #include "simd/string_run.hpp"
 #include "simd/string_scan.hpp"
 #include "simd/whitespace.hpp"
 
 namespace jview {
+
+bool parser::ensure_key_table() noexcept {
+  if (key_table_) return true;
+  constexpr std::size_t bytes = (std::size_t{k_key_table_depths} << k_key_table_bits) * sizeof(std::uint32_t);
+  key_table_.reset(static_cast<std::uint32_t*>(std::calloc(1, bytes)));
+  // 256 KiB written at random: its pages filled in one call, not faulted in one by one (30 faults on twitter.json).
+  if (key_table_) simd::prefault_write(key_table_.get(), bytes);
+  return key_table_ != nullptr;
+}
+
 namespace {
 
 // The kernels one instantiation of the parser uses: string scanning, whitespace skipping, non-ASCII runs.
@@ -255,12 +266,9 @@ parse_error parser::parse_impl(const char* begin, const char* end, document& doc
   } catch (const std::bad_alloc&) {
     return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   }
-  if (!key_table_) {
-    key_table_.reset(static_cast<std::uint32_t*>(
-        std::calloc(std::size_t{k_key_table_depths} << k_key_table_bits, sizeof(std::uint32_t))));
-    if (!key_table_) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
-  }
+  if (!ensure_key_table()) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   bool duplicate_keys = false;
+  std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const bool replace = opts_.replace_invalid_utf8;
   const std::uint32_t max_depth = opts_.max_depth;
   std::uint32_t n = 0;          // next node
@@ -324,6 +332,7 @@ value:
         goto failed;
       }
       nodes[n] = node{kind::string, flags, 0, off(s), static_cast<std::uint32_t>(p - s), n + 1};
+      string_flags |= flags;
       ++n;
       ++p;
       goto after_value;
@@ -409,6 +418,7 @@ key_string:
     }
     const auto len = static_cast<std::uint32_t>(p - s);
     nodes[n] = node{kind::string, flags, 0, off(s), len, n + 1};
+    string_flags |= flags;
     ++n;
     note_key(nodes[cur], cur, depth, s, len, flags);
     ++p;
@@ -473,7 +483,7 @@ done:
   if (nodes[0].k != kind::array && nodes[0].k != kind::object && nodes[0].k != kind::string && p < end &&
       continues_token(*p))
     JVIEW_FAIL(nodes[0].k == kind::number ? error_code::bad_number : error_code::bad_literal);
-  doc.set(base, n, duplicate_keys);
+  doc.set(base, n, {static_cast<std::uint32_t>(p - base), duplicate_keys, string_flags});
   key_tag_ += n + 1;
   stop = p;
   return {};
@@ -519,6 +529,7 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
   std::uint32_t depth = 0;
   bool in_object = false;  // the kind of `cur`, kept in a register (read from its node only when a child closes)
   bool duplicate_keys = false;
+  std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const std::uint32_t max_depth = opts_.max_depth;
   std::size_t cap = 0;
   std::size_t total = 0;
@@ -562,11 +573,7 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     goto give_up;
   }
   cap = doc.capacity();
-  if (!key_table_) {
-    key_table_.reset(static_cast<std::uint32_t*>(
-        std::calloc(std::size_t{k_key_table_depths} << k_key_table_bits, sizeof(std::uint32_t))));
-    if (!key_table_) goto give_up;
-  }
+  if (!ensure_key_table()) goto give_up;
 
 value:
   // p is at the token where a value must start.
@@ -599,7 +606,7 @@ value:
       if (tp[-1] == *sp) [[unlikely]] {  // holds a backslash or DEL: check the escapes like parse_impl
         ++sp;
         if (!escapes_valid(p + 1, q)) goto give_up;
-        flags = node_flag::escapes;
+        flags = string_flags = node_flag::escapes;
       }
       put_node(nodes + n, kind::string, flags, off(p + 1), static_cast<std::uint32_t>(q - p - 1), n + 1);
       ++n;
@@ -665,7 +672,7 @@ key_string:
     if (tp[-1] == *sp) [[unlikely]] {
       ++sp;
       if (!escapes_valid(s, q)) goto give_up;
-      flags = node_flag::escapes;
+      flags = string_flags = node_flag::escapes;
     }
     const auto len = static_cast<std::uint32_t>(q - s);
     put_node(nodes + n, kind::string, flags, off(s), len, n + 1);
@@ -721,7 +728,7 @@ close:
   }
   // The whole value: its non-ASCII bytes not yet validated by stage 1 are checked now.
   if (!ix.validate_upto(p + 1)) goto give_up;
-  doc.set(base, n, duplicate_keys);
+  doc.set(base, n, {static_cast<std::uint32_t>(p + 1 - base), duplicate_keys, string_flags});
   key_tag_ += n + 1;
   stop = p + 1;
   ix.save(tp, sp, stop);

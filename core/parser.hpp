@@ -72,6 +72,7 @@ class parser {
     void operator()(std::uint32_t* p) const noexcept { std::free(p); }
   };
   std::unique_ptr<std::uint32_t[], free_deleter> key_table_;
+  bool ensure_key_table() noexcept;  // allocates key_table_ (zeroed) once; false: out of memory
   std::uint32_t key_tag_ = 1;
   // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
   // already holding this object's tag flags the object (node `obj` at index `cur`) as a candidate; the exact test

@@ -3,10 +3,12 @@
 #include "core/writer.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/dtoa.hpp"
 #include "core/number.hpp"
 #include "core/utf8.hpp"
+#include "simd/minify.hpp"
 #include "simd/string_run.hpp"
 
 namespace jview {
@@ -322,6 +324,29 @@ void writer::empty_container(kind k) {
   if (opts_.color) color_end();
 }
 
+// A whole value written compact that document::verbatim() says needs no node: its text without the whitespace
+// outside strings, by the minify kernel, 64 KiB at a time (the output buffer stays one chunk).
+void writer::minified(std::string_view text) {
+  const simd::minify_fn minify = simd::minify_kernel_for_cpu().run;
+  constexpr std::size_t k_step_blocks = 1024;
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t blocks = text.size() / 64;
+  std::uint64_t in_string = 0;
+  while (blocks != 0) {
+    const std::size_t step = std::min(blocks, k_step_blocks);
+    out_.commit(minify(p, step, out_.reserve(step * 64 + 64), in_string));
+    p += step * 64;
+    blocks -= step;
+  }
+  if (const std::size_t rest = text.size() % 64) {
+    // The last partial block from a copy padded with spaces (dropped: past the value, no string is open).
+    alignas(64) unsigned char tail[64];
+    std::memset(tail, ' ', sizeof tail);
+    std::memcpy(tail, p, rest);
+    out_.commit(minify(tail, 1, out_.reserve(128), in_string));
+  }
+}
+
 // The common case (no colour, no sorting, no -a): one linear pass over the nodes, which are in document order,
 // with a stack of container ends. Tokens go to the buffer straight from the source bytes.
 void writer::value_plain(const document& doc, std::uint32_t root) {
@@ -395,6 +420,11 @@ void writer::value_plain(const document& doc, std::uint32_t root) {
 }
 
 void writer::value(const document& doc, std::uint32_t root) {
+  if (root == 0 && !opts_.pretty && opts_.numbers == number_mode::source && !opts_.color && !opts_.sort_keys &&
+      !opts_.ascii && doc.verbatim()) {
+    minified(doc.text());
+    return;
+  }
   if (!opts_.color && !opts_.sort_keys && !opts_.ascii && !doc.has_duplicate_keys()) {
     value_plain(doc, root);
     return;

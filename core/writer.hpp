@@ -61,6 +61,7 @@ class writer {
 
  private:
   void value_plain(const document& doc, std::uint32_t root);
+  void minified(std::string_view text);
   void newline_indent();
   void string_body(const char* p, std::size_t n, bool verbatim);
   void transcode_escaped(const char* p, std::size_t n);

@@ -7,6 +7,7 @@
 
 #include "simd/baseline.hpp"
 #include "simd/kernels.hpp"
+#include "simd/minify.hpp"
 #include "simd/structural.hpp"
 #include "simd/utf8_detail.hpp"
 
@@ -68,6 +69,25 @@ constexpr isa k_stage1_levels[] = {
 constexpr int k_stage1_count = static_cast<int>(std::size(k_stage1_kernels));
 static_assert(std::is_trivially_destructible_v<stage1_kernel>, "the kernel table must need no destructor at exit");
 constinit std::atomic<int> g_stage1_choice{-1};  // index into k_stage1_kernels, -1 until chosen
+
+// Minify kernels (simd/minify.hpp), best first; the AVX-512 one needs what the AVX-512 stage-1 kernel needs.
+constexpr minify_kernel k_minify_kernels[] = {
+#if JVIEW_X86_KERNELS
+    {"avx512", &detail::minify_avx512},
+    {"ssse3", &detail::minify_ssse3},
+#endif
+    {"portable", &detail::minify_portable},
+};
+constexpr isa k_minify_levels[] = {
+#if JVIEW_X86_KERNELS
+    isa::avx512,
+    isa::ssse3,
+#endif
+    isa::portable,
+};
+constexpr int k_minify_count = static_cast<int>(std::size(k_minify_kernels));
+static_assert(std::is_trivially_destructible_v<minify_kernel>, "the kernel table must need no destructor at exit");
+constinit std::atomic<int> g_minify_choice{-1};  // index into k_minify_kernels, -1 until chosen
 
 #if JVIEW_X86_KERNELS
 // XCR0: which register states the OS saves on a context switch. Without its bits the AVX registers are unusable
@@ -160,6 +180,7 @@ void set_mode(mode m) noexcept {
   g_mode.store(static_cast<int>(m), std::memory_order_relaxed);
   g_utf8_choice.store(-1, std::memory_order_relaxed);
   g_stage1_choice.store(-1, std::memory_order_relaxed);
+  g_minify_choice.store(-1, std::memory_order_relaxed);
 }
 mode current_mode() noexcept { return static_cast<mode>(g_mode.load(std::memory_order_relaxed)); }
 
@@ -225,6 +246,42 @@ std::size_t structural_kernels(const stage1_kernel** out, std::size_t max) noexc
   return n;
 }
 
+namespace {
+bool minify_runs(int i, int bits) noexcept {
+#if JVIEW_X86_KERNELS
+  if (k_minify_levels[i] == isa::avx512) return (bits & k_cpu_stage1_avx512) != 0;
+#endif
+  return (bits & isa_bit(k_minify_levels[i])) != 0;
+}
+
+int choose_minify(mode m) noexcept {
+  if (m == mode::portable) return k_minify_count - 1;
+  if (m == mode::force_ssse3)
+    for (int i = 0; i < k_minify_count; ++i)
+      if (k_minify_levels[i] == isa::ssse3) return i;
+  const int bits = cpu_bits();
+  for (int i = 0; i < k_minify_count; ++i)
+    if (minify_runs(i, bits)) return i;
+  return k_minify_count - 1;
+}
+}  // namespace
+
+const minify_kernel& minify_kernel_for_cpu() noexcept {
+  int i = g_minify_choice.load(std::memory_order_relaxed);
+  if (i < 0) [[unlikely]] {
+    i = choose_minify(current_mode());
+    g_minify_choice.store(i, std::memory_order_relaxed);
+  }
+  return k_minify_kernels[i];
+}
+
+std::size_t minify_kernels(const minify_kernel** out, std::size_t max) noexcept {
+  std::size_t n = 0;
+  for (int k = 0; k < k_minify_count && n < max; ++k)
+    if (minify_runs(k, cpu_bits())) out[n++] = &k_minify_kernels[k];
+  return n;
+}
+
 bool cpu_supports(isa level) noexcept { return (cpu_bits() & isa_bit(level)) != 0; }
 
 std::string describe_kernels() {
@@ -258,6 +315,18 @@ std::string describe_kernels() {
                                   : "one-pass (no AVX-512)";
 #endif
   }
+  // The kernel of the writer's `-c` path for unmodified values.
+  const minify_kernel& mk = minify_kernel_for_cpu();
+  [[maybe_unused]] const isa mk_level = k_minify_levels[&mk - k_minify_kernels];
+  s += " minify=";
+  s += mk.name;
+  s += " (";
+#if !defined(JVIEW_NO_SIMD) && !JVIEW_X86_KERNELS
+  s += m == mode::portable ? "--no-simd" : "no vector kernel";
+#else
+  s += reason(mk_level, m);
+#endif
+  s += ")";
   return s;
 }
 

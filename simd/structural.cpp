@@ -8,6 +8,8 @@
 #include <cstring>
 #include <new>
 
+#include "simd/prefault.hpp"
+
 namespace jview::simd {
 
 void structural_index::free_deleter::operator()(std::uint32_t* p) const noexcept { std::free(p); }
@@ -19,6 +21,7 @@ namespace {
 constexpr std::uint32_t k_sentinel = 0xffffffffu;
 // A batch holds at most one token per byte, plus the flatten slack (64) and room for a sentinel.
 constexpr std::size_t k_pos_entries = structural_index::k_batch + 128;
+
 }  // namespace
 
 bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept,
@@ -36,6 +39,10 @@ bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(con
       special_.reset();
       capacity_ = 0;
       return false;
+    }
+    if (need * sizeof(std::uint32_t) >= (std::size_t{64} << 10)) {  // the first batch writes most of them
+      prefault_write(pos_.get(), need * sizeof(std::uint32_t));
+      prefault_write(special_.get(), need * sizeof(std::uint32_t));
     }
   }
   kernel_ = k;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "simd/kernels.hpp"
+#include "simd/minify.hpp"
 #include "simd/structural.hpp"
 
 namespace jview::simd {
@@ -36,21 +37,24 @@ TEST_CASE("dispatch: automatic picks the first kernel of the table this CPU runs
   CHECK(starts_with(line, std::string("kernels: utf8=") + best->name + " ("));
 #if defined(JVIEW_NO_SIMD)
   CHECK(line == "kernels: utf8=portable (JVIEW_NO_SIMD) strings=portable (JVIEW_NO_SIMD) "
-                "whitespace=portable (JVIEW_NO_SIMD) structure=one-pass (JVIEW_NO_SIMD)");
+                "whitespace=portable (JVIEW_NO_SIMD) structure=one-pass (JVIEW_NO_SIMD) "
+                "minify=portable (JVIEW_NO_SIMD)");
   CHECK_FALSE(vector_strings());
 #elif defined(__x86_64__)
   // The CPUs here have AVX-512 and AVX2; anything from SSSE3 up is found by CPUID.
   if (best->level >= isa::ssse3) CHECK(line.find(" (cpuid) ") != std::string::npos);
   CHECK(line.find(" strings=sse2 (baseline) whitespace=sse2 (baseline) structure=") != std::string::npos);
   if (structural_kernel() != nullptr)
-    CHECK(line.ends_with(std::string(" structure=") + structural_kernel()->name + " (cpuid)"));
+    CHECK(line.find(std::string(" structure=") + structural_kernel()->name + " (cpuid) ") != std::string::npos);
   else
-    CHECK(line.ends_with(" structure=one-pass (no AVX-512)"));
+    CHECK(line.find(" structure=one-pass (no AVX-512) ") != std::string::npos);
+  CHECK(line.ends_with(std::string(" minify=") + minify_kernel_for_cpu().name +
+                       (minify_kernel_for_cpu().run == &detail::minify_portable ? " (baseline)" : " (cpuid)")));
   CHECK(vector_strings());
   CHECK(vector_whitespace());
 #elif defined(__aarch64__)
   CHECK(line == "kernels: utf8=neon (baseline) strings=neon (baseline) whitespace=neon (baseline) "
-                "structure=one-pass (no AVX-512)");
+                "structure=one-pass (no AVX-512) minify=portable (no vector kernel)");
   CHECK(vector_strings());
 #endif
 }
@@ -65,10 +69,11 @@ TEST_CASE("dispatch: --no-simd selects the portable code everywhere") {
   CHECK_FALSE(vector_whitespace());
 #if defined(JVIEW_NO_SIMD)
   CHECK(describe_kernels() == "kernels: utf8=portable (JVIEW_NO_SIMD) strings=portable (JVIEW_NO_SIMD) "
-                              "whitespace=portable (JVIEW_NO_SIMD) structure=one-pass (JVIEW_NO_SIMD)");
+                              "whitespace=portable (JVIEW_NO_SIMD) structure=one-pass (JVIEW_NO_SIMD) "
+                "minify=portable (JVIEW_NO_SIMD)");
 #else
   CHECK(describe_kernels() == "kernels: utf8=portable (--no-simd) strings=portable (--no-simd) "
-                              "whitespace=portable (--no-simd) structure=one-pass (--no-simd)");
+                              "whitespace=portable (--no-simd) structure=one-pass (--no-simd) minify=portable (--no-simd)");
 #endif
 }
 
@@ -78,7 +83,7 @@ TEST_CASE("dispatch: --force-ssse3 uses the SSSE3 kernel without asking the CPU"
 #if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
   CHECK(std::string_view(utf8_kernels().name) == "ssse3");
   CHECK(describe_kernels() == "kernels: utf8=ssse3 (forced) strings=sse2 (baseline) whitespace=sse2 (baseline) "
-                              "structure=one-pass (--force-ssse3)");
+                              "structure=one-pass (--force-ssse3) minify=ssse3 (forced)");
   CHECK(vector_strings());
 #else
   // No SSSE3 kernel in this build: the mode behaves like automatic.

@@ -1,0 +1,47 @@
+// simd/minify_avx512.cpp: the AVX-512 minify kernel. One 64-byte load per block, quotes and whitespace (bytes
+// <= 0x20, the only such bytes valid JSON has outside strings) straight into mask registers, the inside of strings
+// by a carry-less multiply of the quote bits, and the kept bytes packed by one VPCOMPRESSB into a register stored
+// whole. dispatch.cpp picks it when CPUID reports AVX512F+BW+VBMI2 and PCLMULQDQ (as for stage 1).
+#include "simd/minify.hpp"
+
+#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#include <immintrin.h>
+
+#include <bit>
+
+#define JVIEW_KERNEL_TARGET "avx512f,avx512bw,avx512vbmi2,pclmul,popcnt"
+#define JVIEW_KERNEL_FN __attribute__((target(JVIEW_KERNEL_TARGET)))
+#define JVIEW_KERNEL_INLINE __attribute__((target(JVIEW_KERNEL_TARGET), always_inline)) inline
+
+namespace jview::simd {
+namespace {
+
+// Bit i of the result: XOR of bits 0..i of x (a carry-less multiply by all ones).
+JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
+  const __m128i r = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<long long>(x)), _mm_set1_epi8(-1), 0);
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(r));
+}
+
+}  // namespace
+
+JVIEW_KERNEL_FN char* detail::minify_avx512(const unsigned char* p, std::size_t blocks, char* out,
+                                            std::uint64_t& in_string) noexcept {
+  std::uint64_t carry = in_string;
+  const __m512i quote = _mm512_set1_epi8('"');
+  const __m512i space = _mm512_set1_epi8(' ');
+  for (; blocks != 0; --blocks, p += 64) {
+    const __m512i v = _mm512_loadu_si512(p);
+    const std::uint64_t q = _mm512_cmpeq_epi8_mask(v, quote);
+    const std::uint64_t ws = _mm512_cmple_epu8_mask(v, space);
+    const std::uint64_t inside = prefix_xor(q) ^ carry;
+    carry = static_cast<std::uint64_t>(static_cast<std::int64_t>(inside) >> 63);
+    const std::uint64_t keep = ~(ws & ~inside);
+    _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(keep, v));
+    out += std::popcount(keep);
+  }
+  in_string = carry;
+  return out;
+}
+
+}  // namespace jview::simd
+#endif

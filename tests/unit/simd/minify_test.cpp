@@ -1,0 +1,181 @@
+// tests/unit/simd/minify_test.cpp: the minify kernels (simd/minify.hpp) against a byte-at-a-time reference, on
+// random texts of every length 0..200 (strings holding whitespace, whitespace runs, quotes at every position of
+// a block), fed in random splits of blocks so the in-string state crosses calls; then the writer's `-c` path for
+// unmodified values against its node-by-node path on the corpus and JSONTestSuite, under each kernel mode.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/document.hpp"
+#include "core/output.hpp"
+#include "core/parser.hpp"
+#include "core/writer.hpp"
+#include "simd/kernels.hpp"
+#include "simd/minify.hpp"
+#include "test_support.hpp"
+
+using namespace jview;
+using jview::simd::test::rng;
+
+namespace {
+
+// Whitespace outside strings dropped; no backslashes in s (the kernels' precondition).
+std::string reference(const std::string& s) {
+  std::string r;
+  bool in = false;
+  for (const char c : s) {
+    if (c == '"') in = !in;
+    if (in || !(c == ' ' || c == '\t' || c == '\n' || c == '\r')) r += c;
+  }
+  return r;
+}
+
+// Bytes that matter to the kernels: quotes, the four whitespace bytes, other bytes below and above 0x20 inside
+// strings (a control byte cannot be outside one in valid JSON, but the kernels must keep it inside), non-ASCII.
+std::string random_text(rng& r, std::size_t len) {
+  static const char alphabet[] = {'"', '"', '"', ' ', ' ', ' ', '\n', '\t', '\r', '{', '}', '[', ']', ':', ',',
+                                  'a', '1', '\x7e', '\x80', '\xff', '\x21'};
+  std::string s;
+  bool in = false;
+  while (s.size() < len) {
+    char c = alphabet[r.below(sizeof alphabet)];
+    if (in && r.below(8) == 0) c = static_cast<char>(r.below(0x20));  // control bytes only inside strings
+    if (!in && static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') c = ' ';
+    if (c == '"') in = !in;
+    s += c;
+  }
+  return s;
+}
+
+// Runs kernel k over s (padded with spaces to whole blocks) in random splits of whole blocks.
+std::string run(const simd::minify_kernel& k, const std::string& s, rng& r) {
+  std::string padded = s;
+  padded.append((64 - s.size() % 64) % 64, ' ');
+  std::string out(padded.size() + 64, '\0');
+  const auto* p = reinterpret_cast<const unsigned char*>(padded.data());
+  std::size_t blocks = padded.size() / 64;
+  char* o = out.data();
+  std::uint64_t in_string = 0;
+  while (blocks != 0) {
+    const std::size_t step = 1 + r.below(static_cast<std::uint32_t>(blocks));
+    o = k.run(p, step, o, in_string);
+    p += step * 64;
+    blocks -= step;
+  }
+  out.resize(static_cast<std::size_t>(o - out.data()));
+  // Padding spaces after an unterminated string would be kept: cut them (the reference keeps none of them).
+  if (in_string != 0) out.resize(out.size() - (padded.size() - s.size()));
+  return out;
+}
+
+std::vector<const simd::minify_kernel*> kernels() {
+  const simd::minify_kernel* ks[8];
+  const std::size_t n = simd::minify_kernels(ks, 8);
+  return {ks, ks + n};
+}
+
+struct mode_guard {
+  ~mode_guard() { simd::set_mode(simd::mode::automatic); }
+};
+
+// The compact writing of json by the writer: through the minify path (when the document allows it) or, with the
+// parser's facts cleared, node by node.
+std::string write_compact(const std::string& json, bool nodes_only) {
+  document doc;
+  parser p;
+  const char* stop = nullptr;
+  if (p.parse(json.data(), json.data() + json.size(), doc, stop)) return "<error>";
+  if (nodes_only) doc.set(doc.source(), doc.size(), {0, doc.has_duplicate_keys(), 0});
+  std::string s;
+  output_buffer out(&output_buffer::to_string, &s, 4096);
+  write_options o;
+  o.pretty = false;
+  writer w(out, o);
+  w.value(doc, 0);
+  out.flush();
+  return s;
+}
+
+std::string slurp(const std::filesystem::path& f) {
+  std::ifstream in(f, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("minify: every kernel equals the reference on random texts of every length") {
+  const auto ks = kernels();
+  REQUIRE_FALSE(ks.empty());
+  CHECK(std::string_view(ks.back()->name) == "portable");
+  rng r(0x6d696e6966ull);
+  std::size_t compared = 0;
+  for (std::size_t len = 0; len <= 200; ++len) {
+    for (int rep = 0; rep < 40; ++rep) {
+      const std::string s = random_text(r, len);
+      const std::string want = reference(s);
+      for (const simd::minify_kernel* k : ks) {
+        INFO("kernel ", k->name, " length ", len);
+        CHECK(run(*k, s, r) == want);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared >= 201 * 40);
+}
+
+TEST_CASE("minify: a string open across many blocks keeps its whitespace") {
+  std::string s = "[\"" + std::string(300, ' ') + "x" + std::string(70, '\n') + "\" , 1 ]";
+  rng r(7);
+  for (const simd::minify_kernel* k : kernels()) {
+    INFO("kernel ", k->name);
+    CHECK(run(*k, s, r) == reference(s));
+  }
+}
+
+TEST_CASE("minify: the writer's -c path equals its node path on the corpus and JSONTestSuite, in every mode") {
+  mode_guard guard;
+  namespace fs = std::filesystem;
+  const fs::path shared = JVIEW_SHARED_DIR;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(shared / "corpus"))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(shared / "conformance/JSONTestSuite/test_parsing"))
+    if (e.path().filename().string().rfind("y_", 0) == 0) files.push_back(e.path());
+  REQUIRE(files.size() > 100);
+  std::size_t verbatim = 0;
+  for (const simd::mode m : {simd::mode::automatic, simd::mode::force_ssse3, simd::mode::portable}) {
+    simd::set_mode(m);
+    for (const fs::path& f : files) {
+      const std::string json = slurp(f);
+      const std::string fast = write_compact(json, false);
+      INFO(f.string(), " kernel ", simd::minify_kernel_for_cpu().name);
+      CHECK(fast == write_compact(json, true));
+      verbatim += fast != "<error>" && json.find('\\') == std::string::npos;
+    }
+  }
+  CHECK(verbatim > 100);  // most files take the minify path
+}
+
+TEST_CASE("minify: only unmodified text qualifies") {
+  const auto facts = [](const std::string& json) {
+    document doc;
+    parser p;
+    const char* stop = nullptr;
+    REQUIRE_FALSE(p.parse(json.data(), json.data() + json.size(), doc, stop));
+    return doc.verbatim();
+  };
+  CHECK(facts(" [1, \"a b\", {\"k\": null}] "));
+  CHECK(facts("\"x\""));
+  CHECK(facts("12"));
+  CHECK_FALSE(facts(R"(["a\nb"])"));      // an escape: jq re-encodes some
+  CHECK_FALSE(facts(R"({"\u0061": 1})"));  // an escaped key
+  CHECK_FALSE(facts("[\"a\x7f\"]"));       // DEL: jq writes \u007f
+  CHECK_FALSE(facts(R"({"a":1,"a":2})"));  // jq keeps one member
+  CHECK(write_compact(" [ 1 ,\n\t\"a  b\" , { \"k\" : [ ] } ]\n", false) == R"([1,"a  b",{"k":[]}])");
+}

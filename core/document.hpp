@@ -90,7 +90,7 @@ class document {
   // with `done` of its `total` bytes parsed: to about the projected need (at most total/2 + 2 nodes). nullptr when
   // the address space is exhausted (the arena is then unchanged). Used by the parser.
   node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
-  std::size_t capacity() const noexcept { return capacity_; }
+  std::size_t capacity() const noexcept { return capacity_; }  // nodes writable now (mapped and populated)
   // Becomes a compact copy of src's value (its nodes in an exact-size heap block, same source bytes): for values
   // kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena.
   void copy_from(const document& src);
@@ -112,9 +112,10 @@ class document {
   node* nodes_ = nullptr;
   std::uint32_t size_ = 0;
   value_facts facts_;
-  std::size_t capacity_ = 0;     // nodes
+  std::size_t capacity_ = 0;     // nodes of the arena populated so far (page-table entries filled)
   std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_; 0: a heap block (copy_from)
   void release() noexcept;
+  void populate(std::size_t count) noexcept;  // capacity_ to count nodes (whole pages, within the mapping)
 };
 
 }  // namespace jview

@@ -623,8 +623,8 @@ def command_label(workload, by_engine):
 def reference_engine(workload, engines_here, machine):
     if "jview" in engines_here:
         return "jview"
-    if workload == "utf8":  # bench_utf8 names kernels: take the one jview's dispatch picks on this machine
-        m = re.search(r"utf8=(\w+)", machine.get("jview_kernels", ""))
+    if workload in ("utf8", "minify"):  # bench_utf8 names kernels: take the one jview's dispatch picks here
+        m = re.search(r"%s=(\w+)" % workload, machine.get("jview_kernels", ""))
         if m and "jview-" + m.group(1) in engines_here:
             return "jview-" + m.group(1)
     jv = [e for e in engines_here if e.startswith("jview")]

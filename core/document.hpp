@@ -20,6 +20,8 @@ inline constexpr std::uint8_t bad_utf8 = 2;    // string: holds invalid UTF-8 (o
 inline constexpr std::uint8_t integer = 4;     // number: no fraction, no exponent
 inline constexpr std::uint8_t negative = 8;    // number: starts with '-'
 inline constexpr std::uint8_t duplicate_keys = 16;  // object: some key occurs more than once (jq keeps the last)
+inline constexpr std::uint8_t recoded = 32;    // string: jq writes it otherwise than its source bytes (an escape
+                                               // it writes another way, e.g. \/ or \u00e9, or DEL); with escapes
 }  // namespace node_flag
 
 struct node {
@@ -102,9 +104,11 @@ class document {
   // The value's source text, first byte to last (empty for a document not set by the parser).
   std::string_view text() const noexcept { return {base_, facts_.text_len}; }
   // True when writing the value compact (numbers as written) gives its text without the whitespace outside its
-  // strings: no string holds an escape, DEL or invalid UTF-8, and no object repeats a key (jq keeps one member).
+  // strings: every string is written as its source bytes (escapes only of the forms jq writes: \" \\ \n ...
+  // \u001f; no DEL, no invalid UTF-8), and no object repeats a key (jq keeps one member).
   bool verbatim() const noexcept {
-    return facts_.text_len != 0 && !facts_.duplicate_keys && facts_.string_flags == 0;
+    return facts_.text_len != 0 && !facts_.duplicate_keys &&
+           (facts_.string_flags & (node_flag::recoded | node_flag::bad_utf8)) == 0;
   }
 
  private:

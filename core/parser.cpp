@@ -73,10 +73,30 @@ struct vector_kernels {
   return p;
 }
 
+// True when jq writes the (valid) escape at p exactly as it is: \" \\ \b \f \n \r \t, and \u00xx in lowercase for
+// the control characters without a short form and for DEL (jq's "\\u%04x").
+[[gnu::always_inline]] inline bool canonical_escape(const char* p) noexcept {
+  switch (p[1]) {
+    case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
+      return true;
+    case 'u': {
+      if (p[2] != '0' || p[3] != '0') return false;
+      const char h = p[4], l = p[5];
+      if (!((l >= '0' && l <= '9') || (l >= 'a' && l <= 'f'))) return false;
+      if (h == '0') return l != '8' && l != '9' && l != 'a' && l != 'c' && l != 'd';  // \b \t \n \f \r
+      return h == '1' || (h == '7' && l == 'f');
+    }
+    default:
+      return false;
+  }
+}
+
 // The escapes of a string body [p, q) that stage 1 bounded and found to hold a backslash or DEL (its UTF-8 and
-// control bytes are already checked): true when every escape is one scan_string accepts (no replacement mode).
+// control bytes are already checked): true when every escape is one scan_string accepts (no replacement mode);
+// `recoded` tells whether jq writes the string otherwise (node_flag::recoded).
 // Cheaper than scan_string there: no byte classes, no second UTF-8 pass (twitter.json: 312 of its 18,099 strings).
-[[gnu::always_inline]] inline bool escapes_valid(const char* p, const char* q) noexcept {
+[[gnu::always_inline]] inline bool escapes_valid(const char* p, const char* q, bool& recoded) noexcept {
+  recoded = std::memchr(p, 0x7f, static_cast<std::size_t>(q - p)) != nullptr;
   for (;;) {
     if (p == q || *p != '\\') {  // escapes often come in runs (\u30b9\u30d4): look before searching
       p = static_cast<const char*>(std::memchr(p, '\\', static_cast<std::size_t>(q - p)));
@@ -84,12 +104,16 @@ struct vector_kernels {
     }
     if (q - p < 2) return false;
     switch (p[1]) {
-      case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+      case '/':
+        recoded = true;
+        [[fallthrough]];
+      case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
         p += 2;
         continue;
       case 'u': {
         std::uint32_t cp;
         if (!utf8::read_hex4(p + 2, q, cp)) return false;
+        recoded |= !canonical_escape(p);
         p += 6;
         if (cp >= 0xd800 && cp <= 0xdbff) {
           std::uint32_t lo;
@@ -158,7 +182,10 @@ template <class K>
       ++p;
       if (p == end) return error_code::unterminated_string;
       switch (*p) {
-        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+        case '/':
+          flags |= node_flag::recoded;
+          [[fallthrough]];
+        case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
           ++p;
           continue;
         case 'u': {
@@ -167,6 +194,7 @@ template <class K>
             p = esc;
             return error_code::bad_unicode_escape;
           }
+          if (!canonical_escape(esc)) flags |= node_flag::recoded;
           p += 5;
           if (cp >= 0xd800 && cp <= 0xdbff) {
             std::uint32_t lo;
@@ -192,7 +220,7 @@ template <class K>
     }
     if (c < 0x20) return error_code::control_in_string;
     if (c == 0x7f) {  // legal, but jq writes it as \u007f: take the slow writer path
-      flags |= node_flag::escapes;
+      flags |= node_flag::escapes | node_flag::recoded;
       ++p;
       continue;
     }
@@ -605,8 +633,10 @@ value:
       std::uint8_t flags = 0;
       if (tp[-1] == *sp) [[unlikely]] {  // holds a backslash or DEL: check the escapes like parse_impl
         ++sp;
-        if (!escapes_valid(p + 1, q)) goto give_up;
-        flags = string_flags = node_flag::escapes;
+        bool recoded;
+        if (!escapes_valid(p + 1, q, recoded)) goto give_up;
+        flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
+        string_flags |= flags;
       }
       put_node(nodes + n, kind::string, flags, off(p + 1), static_cast<std::uint32_t>(q - p - 1), n + 1);
       ++n;
@@ -671,8 +701,10 @@ key_string:
     std::uint8_t flags = 0;
     if (tp[-1] == *sp) [[unlikely]] {
       ++sp;
-      if (!escapes_valid(s, q)) goto give_up;
-      flags = string_flags = node_flag::escapes;
+      bool recoded;
+      if (!escapes_valid(s, q, recoded)) goto give_up;
+      flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
+      string_flags |= flags;
     }
     const auto len = static_cast<std::uint32_t>(q - s);
     put_node(nodes + n, kind::string, flags, off(s), len, n + 1);

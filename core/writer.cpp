@@ -331,10 +331,10 @@ void writer::minified(std::string_view text) {
   constexpr std::size_t k_step_blocks = 1024;
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   std::size_t blocks = text.size() / 64;
-  std::uint64_t in_string = 0;
+  simd::minify_state st;
   while (blocks != 0) {
     const std::size_t step = std::min(blocks, k_step_blocks);
-    out_.commit(minify(p, step, out_.reserve(step * 64 + 64), in_string));
+    out_.commit(minify(p, step, out_.reserve(step * 64 + 64), st));
     p += step * 64;
     blocks -= step;
   }
@@ -343,7 +343,7 @@ void writer::minified(std::string_view text) {
     alignas(64) unsigned char tail[64];
     std::memset(tail, ' ', sizeof tail);
     std::memcpy(tail, p, rest);
-    out_.commit(minify(tail, 1, out_.reserve(128), in_string));
+    out_.commit(minify(tail, 1, out_.reserve(128), st));
   }
 }
 

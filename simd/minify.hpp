@@ -1,17 +1,23 @@
 // simd/minify.hpp: the minify kernels. They copy a valid JSON text without the whitespace that stands outside its
-// strings, 64-byte block by block: the inside of strings is the prefix XOR of the quote bits, which is exact only
-// because the caller guarantees the text holds no backslash (document::verbatim(): no string of the value has an
-// escape). The writer uses them for `-c` of an unmodified value (core/writer.cpp); dispatch.cpp picks one.
+// strings, 64-byte block by block: the inside of strings is the prefix XOR of the unescaped quotes (escapes found
+// from the backslash runs, as in stage 1). The writer uses them for `-c` of a value whose compact form is its text
+// without that whitespace (document::verbatim(), core/writer.cpp); dispatch.cpp picks one.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
 namespace jview::simd {
 
+// What one block leaves to the next.
+struct minify_state {
+  std::uint64_t in_string = 0;  // all ones: the block ended inside a string
+  std::uint64_t escaped = 0;    // 1: the next block's first byte is escaped by a backslash
+};
+
 // Copies the `blocks` 64-byte blocks from p to out, leaving out the whitespace bytes (space, tab, CR, LF) outside
-// strings; returns the end of what it wrote. in_string is all ones when p starts inside a string, and is updated.
-// Precondition: no backslash in the blocks. out needs room for blocks * 64 bytes plus 64 (whole-vector stores).
-using minify_fn = char* (*)(const unsigned char* p, std::size_t blocks, char* out, std::uint64_t& in_string) noexcept;
+// strings; returns the end of what it wrote. The blocks are (part of) valid JSON text, so the only bytes below 0x21
+// outside strings are whitespace. out needs room for blocks * 64 bytes plus 64 (whole-vector stores).
+using minify_fn = char* (*)(const unsigned char* p, std::size_t blocks, char* out, minify_state& st) noexcept;
 
 struct minify_kernel {
   const char* name;  // "avx512", "ssse3", "portable"
@@ -23,9 +29,9 @@ const minify_kernel& minify_kernel_for_cpu() noexcept;
 std::size_t minify_kernels(const minify_kernel** out, std::size_t max) noexcept;
 
 namespace detail {
-char* minify_portable(const unsigned char*, std::size_t, char*, std::uint64_t&) noexcept;
-char* minify_ssse3(const unsigned char*, std::size_t, char*, std::uint64_t&) noexcept;
-char* minify_avx512(const unsigned char*, std::size_t, char*, std::uint64_t&) noexcept;
+char* minify_portable(const unsigned char*, std::size_t, char*, minify_state&) noexcept;
+char* minify_ssse3(const unsigned char*, std::size_t, char*, minify_state&) noexcept;
+char* minify_avx512(const unsigned char*, std::size_t, char*, minify_state&) noexcept;
 }  // namespace detail
 
 }  // namespace jview::simd

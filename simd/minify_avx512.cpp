@@ -1,6 +1,6 @@
-// simd/minify_avx512.cpp: the AVX-512 minify kernel. One 64-byte load per block, quotes and whitespace (bytes
-// <= 0x20, the only such bytes valid JSON has outside strings) straight into mask registers, the inside of strings
-// by a carry-less multiply of the quote bits, and the kept bytes packed by one VPCOMPRESSB into a register stored
+// simd/minify_avx512.cpp: the AVX-512 minify kernel. One 64-byte load per block, quotes, backslashes and
+// whitespace (bytes <= 0x20, the only such bytes valid JSON has outside strings) straight into mask registers, the
+// inside of strings by a carry-less multiply of the unescaped quote bits, and the kept bytes packed by one VPCOMPRESSB into a register stored
 // whole. dispatch.cpp picks it when CPUID reports AVX512F+BW+VBMI2 and PCLMULQDQ (as for stage 1).
 #include "simd/minify.hpp"
 
@@ -16,6 +16,8 @@
 namespace jview::simd {
 namespace {
 
+#include "simd/generic/escaped_bytes.inl"
+
 // Bit i of the result: XOR of bits 0..i of x (a carry-less multiply by all ones).
 JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
   const __m128i r = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<long long>(x)), _mm_set1_epi8(-1), 0);
@@ -25,13 +27,15 @@ JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
 }  // namespace
 
 JVIEW_KERNEL_FN char* detail::minify_avx512(const unsigned char* p, std::size_t blocks, char* out,
-                                            std::uint64_t& in_string) noexcept {
-  std::uint64_t carry = in_string;
+                                            minify_state& st) noexcept {
+  std::uint64_t carry = st.in_string, esc_carry = st.escaped;
   const __m512i quote = _mm512_set1_epi8('"');
+  const __m512i bslash = _mm512_set1_epi8('\\');
   const __m512i space = _mm512_set1_epi8(' ');
   for (; blocks != 0; --blocks, p += 64) {
     const __m512i v = _mm512_loadu_si512(p);
-    const std::uint64_t q = _mm512_cmpeq_epi8_mask(v, quote);
+    const std::uint64_t bs = _mm512_cmpeq_epi8_mask(v, bslash);
+    const std::uint64_t q = _mm512_cmpeq_epi8_mask(v, quote) & ~escaped_bytes(bs, esc_carry);
     const std::uint64_t ws = _mm512_cmple_epu8_mask(v, space);
     const std::uint64_t inside = prefix_xor(q) ^ carry;
     carry = static_cast<std::uint64_t>(static_cast<std::int64_t>(inside) >> 63);
@@ -39,7 +43,8 @@ JVIEW_KERNEL_FN char* detail::minify_avx512(const unsigned char* p, std::size_t 
     _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(keep, v));
     out += std::popcount(keep);
   }
-  in_string = carry;
+  st.in_string = carry;
+  st.escaped = esc_carry;
   return out;
 }
 

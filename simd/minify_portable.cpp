@@ -1,14 +1,18 @@
 // simd/minify_portable.cpp: the portable minify kernel (every platform; the reference of the vector ones). Each
-// 64-byte block is classified eight bytes at a time with exact SWAR byte tests (quotes; bytes <= 0x20, the only
-// such bytes valid JSON has outside strings), the inside of strings is the prefix XOR of the quote bits, and each
-// 8-byte group is copied whole, skipped, or packed byte by byte from its keep mask.
+// 64-byte block is classified eight bytes at a time with exact SWAR byte tests (quotes, backslashes, bytes <= 0x20),
+// the inside of strings is the prefix XOR of the unescaped quotes, and each 8-byte group is copied whole, skipped,
+// or packed byte by byte from its keep mask.
 #include "simd/minify.hpp"
 
 #include <bit>
 #include <cstring>
 
+#define JVIEW_KERNEL_INLINE inline
+
 namespace jview::simd {
 namespace {
+
+#include "simd/generic/escaped_bytes.inl"
 
 constexpr std::uint64_t k_ones = 0x0101010101010101ull;
 constexpr std::uint64_t k_high = 0x8080808080808080ull;
@@ -40,16 +44,18 @@ inline std::uint64_t prefix_xor(std::uint64_t x) noexcept {
 
 }  // namespace
 
-char* detail::minify_portable(const unsigned char* p, std::size_t blocks, char* out, std::uint64_t& in_string) noexcept {
-  std::uint64_t carry = in_string;
+char* detail::minify_portable(const unsigned char* p, std::size_t blocks, char* out, minify_state& st) noexcept {
+  std::uint64_t carry = st.in_string, esc_carry = st.escaped;
   for (; blocks != 0; --blocks, p += 64) {
-    std::uint64_t q = 0, ws = 0;
+    std::uint64_t q = 0, bs = 0, ws = 0;
     for (int g = 0; g < 8; ++g) {
       std::uint64_t w;
       std::memcpy(&w, p + 8 * g, 8);
       q |= static_cast<std::uint64_t>(gather(high_bits_eq(w, '"'))) << (8 * g);
+      bs |= static_cast<std::uint64_t>(gather(high_bits_eq(w, '\\'))) << (8 * g);
       ws |= static_cast<std::uint64_t>(gather(high_bits_below(w, 0x21))) << (8 * g);
     }
+    q &= ~escaped_bytes(bs, esc_carry);
     const std::uint64_t inside = prefix_xor(q) ^ carry;
     carry = 0 - (inside >> 63);
     const std::uint64_t keep = ~(ws & ~inside);
@@ -69,7 +75,8 @@ char* detail::minify_portable(const unsigned char* p, std::size_t blocks, char* 
       for (; k != 0; k &= k - 1) *out++ = static_cast<char>(s[std::countr_zero(k)]);
     }
   }
-  in_string = carry;
+  st.in_string = carry;
+  st.escaped = esc_carry;
   return out;
 }
 

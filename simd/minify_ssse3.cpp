@@ -1,6 +1,6 @@
 // simd/minify_ssse3.cpp: the SSSE3 minify kernel. A 64-byte block is four 16-byte loads classified by compares
-// (quotes; whitespace as bytes <= 0x20, the only such bytes valid JSON has outside strings); the inside of strings
-// is the prefix XOR of the quote bits. Each 8-byte half is packed by one PSHUFB with a 256-entry table of
+// (quotes, backslashes; whitespace as bytes <= 0x20, the only such bytes valid JSON has outside strings); the
+// inside of strings is the prefix XOR of the unescaped quotes. Each 8-byte half is packed by one PSHUFB with a 256-entry table of
 // shuffles indexed by its keep mask, and stored at the running output position. Compiled with a target
 // attribute: dispatch.cpp picks it when CPUID reports SSSE3 (or under --force-ssse3).
 #include "simd/minify.hpp"
@@ -33,6 +33,8 @@ struct pack_table {
 };
 constexpr pack_table k_pack{};
 
+#include "simd/generic/escaped_bytes.inl"
+
 JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
   x ^= x << 1;
   x ^= x << 2;
@@ -61,19 +63,22 @@ JVIEW_KERNEL_INLINE char* pack16(__m128i v, unsigned keep, char* out) {
 }  // namespace
 
 JVIEW_KERNEL_FN char* detail::minify_ssse3(const unsigned char* p, std::size_t blocks, char* out,
-                                           std::uint64_t& in_string) noexcept {
-  std::uint64_t carry = in_string;
+                                           minify_state& st) noexcept {
+  std::uint64_t carry = st.in_string, esc_carry = st.escaped;
   const __m128i quote = _mm_set1_epi8('"');
+  const __m128i bslash = _mm_set1_epi8('\\');
   const __m128i space = _mm_set1_epi8(' ');
   for (; blocks != 0; --blocks, p += 64) {
     __m128i v[4];
-    std::uint64_t q = 0, ws = 0;
+    std::uint64_t q = 0, bs = 0, ws = 0;
     for (int k = 0; k < 4; ++k) {
       v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
       q |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v[k], quote)))) << (16 * k);
+      bs |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v[k], bslash)))) << (16 * k);
       const __m128i low = _mm_cmpeq_epi8(_mm_max_epu8(v[k], space), space);  // bytes <= 0x20
       ws |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(low))) << (16 * k);
     }
+    q &= ~escaped_bytes(bs, esc_carry);
     const std::uint64_t inside = prefix_xor(q) ^ carry;
     carry = static_cast<std::uint64_t>(static_cast<std::int64_t>(inside) >> 63);
     const std::uint64_t keep = ~(ws & ~inside);
@@ -84,7 +89,8 @@ JVIEW_KERNEL_FN char* detail::minify_ssse3(const unsigned char* p, std::size_t b
     }
     for (int k = 0; k < 4; ++k) out = pack16(v[k], static_cast<unsigned>(keep >> (16 * k)) & 0xffff, out);
   }
-  in_string = carry;
+  st.in_string = carry;
+  st.escaped = esc_carry;
   return out;
 }
 

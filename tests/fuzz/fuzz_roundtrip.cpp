@@ -2,7 +2,8 @@
 // tokens. Every accepted value is written compact, pretty (indent from the input), with a tab, sorted, and ASCII-only;
 // each of these texts must parse again, and its compact dump must equal the first compact dump (for sorted keys:
 // the sorted compact dump). Node by node, the kinds, container sizes, decoded strings and number tokens must match
-// (with duplicate keys, those of the first compact dump: each key is written once, the last value, as jq).
+// (with duplicate keys, those of the first compact dump: each key is written once, the last value, as jq). A value
+// whose compact dump is its minified source text must get the same bytes from the node-by-node path.
 #include <cstdint>
 #include <string>
 
@@ -58,6 +59,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const write_options compact = fuzz::compact_options();
   const std::string c1 = fuzz::dump(first, compact);
+  if (first.verbatim()) {
+    // That dump was the minified source text (writer::minified): the node-by-node path must write the same.
+    document nodes_only;
+    nodes_only.copy_from(first);
+    nodes_only.set(nodes_only.source(), nodes_only.size(), {0, first.has_duplicate_keys(), 0});
+    const std::string c0 = fuzz::dump(nodes_only, compact);
+    if (c0 != c1) fuzz::fail("minified text differs from the node path", c0, c1);
+  }
   // Duplicate keys are written once (the last value, at the first key's place, as jq): then the dump is the
   // reference the other dumps are compared with, node by node.
   document merged;

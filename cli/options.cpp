@@ -43,6 +43,7 @@ int parse_command_line(int argc, char** argv, options& o) {
   app.add_flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
   app.add_flag("--unbuffered", o.unbuffered, "flush after each output");
   app.add_flag("--stream", o.stream, "read each input as [path, leaf] and [path] events, as jq --stream");
+  app.add_flag("--stream-errors", o.stream_errors, "like --stream; a parse error is the event [message, path]");
   app.add_option("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -123,6 +124,7 @@ int parse_command_line(int argc, char** argv, options& o) {
   o.write.numbers = numbers == "shortest" ? number_mode::shortest : number_mode::source;
   o.color = color_on ? 1 : color_off ? 0 : -1;
   if (o.join_output || o.raw_output0) o.raw_output = true;
+  if (o.stream_errors) o.stream = true;
   for (std::size_t i = 0; i + 1 < arg_pairs.size(); i += 2) o.string_args.emplace_back(arg_pairs[i], arg_pairs[i + 1]);
   for (std::size_t i = 0; i + 1 < argjson_pairs.size(); i += 2)
     o.json_args.emplace_back(argjson_pairs[i], argjson_pairs[i + 1]);

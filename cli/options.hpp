@@ -18,6 +18,7 @@ struct options {
   // Input.
   bool null_input = false, slurp = false, raw_input = false, seq_input = false;
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events
+  bool stream_errors = false;  // --stream-errors: --stream, and a parse error is the event [message, path]
   parse_options parse;
   // Output.
   write_options write;

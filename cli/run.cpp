@@ -64,6 +64,21 @@ class input_stream final : public filter::input_provider {
           close_reader();
           continue;
         case value_reader::status::error:
+          // --stream: first the events of the value's bytes before the error (next() takes them; the reader stays
+          // at the error, so this case comes again after them), then the error; --stream-errors: it was the last event.
+          if (o_.stream && !failed_events_) {
+            const bool as_event = o_.stream_errors && reader_->error().code != error_code::io_error;
+            failed_events_ = events_.start_failed(
+                *reader_, o_.parse,
+                as_event ? format_location_line(reader_->name(), reader_->location(), error_message(reader_->error().code))
+                         : std::string());
+            if (failed_events_) return nullptr;
+          }
+          failed_events_ = false;
+          if (o_.stream_errors && reader_->error().code != error_code::io_error) {
+            close_reader();
+            continue;
+          }
           report_parse_error();
           close_reader();
           if (!pending_error_.empty()) return nullptr;  // the program's error now (see report_parse_error)
@@ -101,6 +116,7 @@ class input_stream final : public filter::input_provider {
     if (o_.stream) {
       while (!events_.next(out)) {
         std::shared_ptr<doc_holder> h = next_doc();
+        if (!h && failed_events_) continue;
         if (!h) return false;
         const document* d = &h->doc;
         events_.start(std::shared_ptr<const document>(std::move(h), d));
@@ -188,6 +204,7 @@ class input_stream final : public filter::input_provider {
   std::shared_ptr<doc_holder> holder_;
   document scratch_;  // kept values are parsed here first (see next_doc)
   stream_events events_;  // --stream: the current input's events
+  bool failed_events_ = false;  // --stream: events_ holds those of a value that failed to parse
   bool in_program_ = false;
   std::string pending_error_;  // a parse error met by `input` / `inputs`, for take_error
   std::string name_ = "<stdin>";
@@ -252,7 +269,7 @@ bool slurp_file_json(const std::string& name, const std::string& path, const par
 
 // jq 1.8's report of a compile error: the message, then where it is ("at <top-level>, line L, column C:" or the
 // module's path), the line and carets under the offending token (columns count bytes, as jq's do).
-std::string format_compile_error(const filter::compile_error& e) {
+std::string format_compile_error(const filter::compile_error& e, bool last = true) {
   std::string msg = "jview: error: " + e.message;
   if (e.length > 0 && e.line > 0) {
     msg += fmt::format(" at {}, line {}, column {}:\n    {}\n    ", e.file.empty() ? "<top-level>" : e.file, e.line,
@@ -262,7 +279,10 @@ std::string format_compile_error(const filter::compile_error& e) {
   } else if (e.message.rfind("module not found", 0) == 0) {
     msg += "\n";  // jq's message for a missing module ends in a newline of its own
   }
-  return msg + "\njview: 1 compile error\n";
+  msg += "\n";
+  for (const filter::compile_error& m : e.more) msg += format_compile_error(m, false);  // jq's further messages
+  if (last) msg += e.more.empty() ? "jview: 1 compile error\n" : fmt::format("jview: {} compile errors\n", e.more.size() + 1);
+  return msg;
 }
 
 }  // namespace
@@ -400,7 +420,7 @@ int run_jq(const options& o) {
       std::vector<filter::value> all;
       filter::value v;
       while (inputs.next(v)) all.push_back(std::move(v));
-      run_one(filter::value::array(std::move(all)));
+      if (inputs.status() != exit_runtime) run_one(filter::value::array(std::move(all)));  // jq: not after a parse error
     }
   } else if (direct) {
     // `.`: each input is written from its view, nothing is built.

@@ -63,6 +63,11 @@ class value_reader {
   parse_error error() const noexcept { return error_; }
   const std::string& io_error() const noexcept { return io_error_; }  // set when error_.code == io_error
   source_location location() const;
+  // After next() returned error: the failed value's bytes (from where the reader stood, whitespace included) up to
+  // the error's position, in the reader's buffer (valid until the reader moves on; source_keepalive() keeps them).
+  std::string_view failed_text() const noexcept {
+    return {buf_ + pos_, error_pos_ > pos_ ? std::min(error_pos_, len_) - pos_ : 0};
+  }
   // Keeps the bytes the last document points into alive (give it to whoever keeps views past the next call).
   std::shared_ptr<source_bytes> source_keepalive() const { return keep_; }
   // The 1-based line the reader has reached (for jq's "error (at FILE:LINE)" messages).

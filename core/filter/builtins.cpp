@@ -1124,6 +1124,14 @@ st g_map(interp& I, const node* call, const value& in, const env* e, sink k) {
   return k(value::array(std::move(out)));
 }
 
+// map under path(...): jq's `[.[] | f]` iterates its input first, an error when that input is no path (the output of
+// to_entries in with_entries). Otherwise its array is built as usual (no path).
+st p_map(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
+  if (p == &k_invalid_path) return I.fail("Invalid path expression near attempt to iterate through " + dump_trunc(in));
+  auto f = [&](const value& v) -> st { return k(&k_invalid_path, v); };
+  return g_map(I, call, in, e, make_sink(f));
+}
+
 // ---- environment, I/O, control ----
 
 st f_env(interp& I, const value&, const value*, value& out) {
@@ -1338,7 +1346,7 @@ const native_def k_core[] = {
     {"repeat", 1, nullptr, g_repeat, nullptr},
     {"while", 2, nullptr, g_while, nullptr},
     {"until", 2, nullptr, g_until, nullptr},
-    {"map", 1, nullptr, g_map, nullptr},
+    {"map", 1, nullptr, g_map, p_map},
     {"env", 0, f_env, nullptr, nullptr},
     {"builtins", 0, f_builtins, nullptr, nullptr},
     {"input_filename", 0, f_input_filename, nullptr, nullptr},

@@ -1091,6 +1091,64 @@ st interp::eval(const node* n, const value& in, const env* e, sink k) {
 
 // ---- path mode ----
 
+// |=, op= and //= inside path(...). jq 1.8 defines them all with _modify (builtin.jq), whose reduce starts from the
+// constructed state [., []] and ends with `. as $dot | $dot[0] | delpaths($dot[1])`: under path tracking the
+// update runs on a value that is no path ($$$$v: indexing it is an error), and $dot[0] always fails, naming the
+// final [value, deleted paths].
+st interp::modify_path(const node* n, const value& in, const env* e) {
+  auto run = [&](auto&& update) -> st {
+    value result = in;
+    std::vector<value> keys;
+    std::vector<value> deletions;
+    auto per_path = [&](const path_link* p, const value& cur0) -> st {
+      if (p == &k_invalid_path) return fail("Invalid path expression with result " + dump_trunc(cur0));
+      keys.clear();
+      path_keys(p, keys);
+      value cur;
+      st s = getpath(*this, result, value::array(keys), cur);
+      if (s != st::ok) return s;
+      value out;
+      bool got = false;
+      s = update(cur, out, got);
+      if (s != st::ok) return s;
+      if (got) return setpath(*this, result, keys.data(), keys.size(), std::move(out));
+      deletions.push_back(value::array(keys));
+      return st::ok;
+    };
+    const st s = eval_path(n->a, nullptr, in, e, make_psink(per_path));
+    if (s != st::ok) return s;
+    const value dot = value::array({std::move(result), value::array(std::move(deletions))});
+    return fail("Invalid path expression near attempt to access element 0 of " + dump_trunc(dot));
+  };
+  if (n->o == op::update) {
+    return run([&](const value& cur, value& out, bool& got) -> st {
+      const std::uint64_t id = next_label++;
+      auto first = [&](const path_link*, const value& r) -> st {
+        out = r;
+        got = true;
+        brk_label = id;
+        return st::brk;
+      };
+      const st s = eval_path(n->b, &k_invalid_path, cur, e, make_psink(first));
+      if (s == st::brk && brk_label == id) return st::ok;
+      return s;
+    });
+  }
+  // op= and //=: the right side first, on the input; then _modify(lhs; . op $v) / _modify(lhs; . // $v).
+  auto per_rhs = [&](const value& rv) -> st {
+    return run([&](const value& cur, value& out, bool& got) -> st {
+      got = true;
+      if (n->o == op::alt_assign) {
+        out = cur.truthy() ? cur : rv;
+        return st::ok;
+      }
+      return arith(*this, n->sub, cur, rv, out);
+    });
+  };
+  return eval(n->b, in, e, make_sink(per_rhs));
+}
+
+
 st interp::call_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
   switch (n->ck) {
     case call_kind::closure: {
@@ -1276,6 +1334,9 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
       return eval_path(n->a, p, in, &node, k);
     }
     case op::call: return call_path(n, p, in, e, k);
+    case op::update:
+    case op::update_op:
+    case op::alt_assign: return modify_path(n, in, e);
     case op::label: {
       env node;
       node.parent = e;

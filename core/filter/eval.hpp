@@ -197,6 +197,7 @@ class interp {
   st eval_interp(const node* n, std::size_t i, const value& in, const env* e, std::vector<value>& parts, sink k);
   st eval_object(const node* n, std::size_t i, const value& in, const env* e, sink k);
   st eval_assign(const node* n, const value& in, const env* e, sink k);
+  st modify_path(const node* n, const value& in, const env* e);  // |=, op=, //= under path(...)
   [[gnu::noinline]] st ev_recurse(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_index(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_slice(const node* n, const value& in, const env* e, sink k);

@@ -3,6 +3,7 @@
 // semantic checks ("Cannot use number (1) as object key", "Top-level program not given (try \".\")").
 #include "core/filter/parser.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/dtoa.hpp"
@@ -33,7 +34,32 @@ void parser::fail_at(std::uint32_t start, std::uint32_t end, const std::string& 
   e.message = msg;
   locate(lex_.source(), start, e.line, e.column, e.source_line);
   e.length = end > start ? static_cast<int>(end - start) : 1;
+  // jq underlines to the end of the line at most.
+  e.length = std::max(1, std::min(e.length, static_cast<int>(e.source_line.size()) - e.column + 1));
   throw e;
+}
+
+// Where jq places an error at the end of the program: its lexer's last match, which may be the whitespace after
+// the last token (the whole run) or a comment (its last character).
+void parser::eof_span(std::uint32_t& start, std::uint32_t& end) const {
+  start = prev_start_;
+  end = prev_end_;
+  const std::string_view src = lex_.source();
+  std::size_t i = prev_end_;
+  while (i < src.size()) {
+    std::size_t j = i;
+    if (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+      while (j < src.size() && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r')) ++j;
+      start = static_cast<std::uint32_t>(i);
+    } else if (src[i] == '#') {
+      while (j < src.size() && src[j] != '\n') j += src[j] == '\\' && j + 1 < src.size() ? 2 : 1;
+      start = static_cast<std::uint32_t>(j - 1);
+    } else {
+      break;
+    }
+    end = static_cast<std::uint32_t>(j);
+    i = j;
+  }
 }
 
 void parser::unexpected(const char* expecting) {
@@ -54,10 +80,28 @@ void parser::unexpected(const char* expecting) {
     msg += ", expecting ";
     msg += expecting;
   }
+  brackets_at_error_ = brackets_;
   // jq's lexer leaves the location of the last token in place at the end of the input.
-  if (t.t == tok::eof) fail_at(prev_start_, prev_end_, msg);
+  if (t.t == tok::eof) {
+    std::uint32_t start = 0, end = 0;
+    eof_span(start, end);
+    fail_at(start, end, msg);
+  }
   if (t.t == tok::invalid) fail_at(t.start, t.start + 1, msg);  // jq's lexer takes one byte as INVALID_CHARACTER
   fail_at(t.start, t.end, msg);
+}
+
+void parser::unterminated(compile_error& e, int brackets, const char* what, std::uint32_t start) {
+  if (e.message.rfind("syntax error", 0) != 0 || !e.more.empty() || brackets_at_error_ != brackets) return;
+  const token& t = lex_.cur();
+  std::uint32_t end = t.t == tok::invalid ? t.start + 1 : t.end, eof_start = 0;
+  if (t.t == tok::eof) eof_span(eof_start, end);
+  compile_error m;
+  m.message = std::string("Possibly unterminated '") + what + "' statement";
+  m.file = e.file;
+  locate(lex_.source(), start, m.line, m.column, m.source_line);
+  m.length = std::max(1, std::min(static_cast<int>(end - start), static_cast<int>(m.source_line.size()) - m.column + 1));
+  e.more.push_back(std::move(m));
 }
 
 void parser::advance() {
@@ -249,6 +293,7 @@ funcdef* parser::parse_funcdef() {
   if (!at(tok::ident)) unexpected("IDENT");
   f->name = lex_.cur().text;
   advance();
+  if (!at(tok::lparen) && !at(tok::colon)) unexpected("':' or '('");
   if (at(tok::lparen)) {
     advance();
     for (;;) {
@@ -259,7 +304,7 @@ funcdef* parser::parse_funcdef() {
         f->params.push_back(lex_.cur().text);
         f->value_param.push_back(false);
       } else {
-        unexpected();
+        unexpected("IDENT or BINDING");
       }
       advance();
       if (at(tok::semicolon)) {
@@ -479,6 +524,7 @@ node* parser::parse_postfix(node* t) {
       // fall through to the bracket suffix
     }
     if (at(tok::lbracket)) {
+      const bracket b(*this);
       const std::uint32_t pos = lex_.cur().start;
       advance();
       node* n;
@@ -583,12 +629,14 @@ node* parser::parse_primary() {
       break;
     }
     case tok::lparen: {
+      const bracket b(*this);
       advance();
       result = parse_pipe();
       expect(tok::rparen, "'|' or ',' or ')'");
       break;
     }
     case tok::lbracket: {
+      const bracket b(*this);
       advance();
       result = make(op::array, pos);
       if (!at(tok::rbracket)) {
@@ -599,7 +647,11 @@ node* parser::parse_primary() {
       }
       break;
     }
-    case tok::lbrace: result = parse_object(); break;
+    case tok::lbrace: {
+      const bracket b(*this);
+      result = parse_object();
+      break;
+    }
     case tok::variable: {
       result = make(op::var, pos);
       result->name = t.text;
@@ -664,35 +716,37 @@ node* parser::parse_primary() {
       result = make(op::if_, pos);
       result->a = parse_pipe();
       expect(tok::kw_then, "then or '|' or ','");
-      result->b = parse_pipe();
-      node* tail = result;
-      for (;;) {
-        if (at(tok::kw_elif)) {
-          const std::uint32_t epos = lex_.cur().start;
-          advance();
-          node* e = make(op::if_, epos);
-          e->a = parse_pipe();
-          expect(tok::kw_then, "then or '|' or ','");
-          e->b = parse_pipe();
-          tail->c = e;
-          tail = e;
-          continue;
-        }
-        if (at(tok::kw_else)) {
-          advance();
-          tail->c = parse_pipe();
-          expect(tok::kw_end, "end or '|' or ','");
-          break;
-        }
-        if (at(tok::kw_end)) {
-          advance();
-          break;
-        }
-        if (at(tok::eof)) {
-          // jq adds its own hint after bison's message; the first message is what it prints first.
+      const int brackets = brackets_;
+      try {
+        result->b = parse_pipe();
+        node* tail = result;
+        for (;;) {
+          if (at(tok::kw_elif)) {
+            const std::uint32_t epos = lex_.cur().start;
+            advance();
+            node* e = make(op::if_, epos);
+            e->a = parse_pipe();
+            expect(tok::kw_then, "then or '|' or ','");
+            e->b = parse_pipe();
+            tail->c = e;
+            tail = e;
+            continue;
+          }
+          if (at(tok::kw_else)) {
+            advance();
+            tail->c = parse_pipe();
+            expect(tok::kw_end, "end or '|' or ','");
+            break;
+          }
+          if (at(tok::kw_end)) {
+            advance();
+            break;
+          }
           unexpected();
         }
-        unexpected();
+      } catch (compile_error& e) {
+        unterminated(e, brackets, "if", pos);
+        throw;
       }
       break;
     }
@@ -702,13 +756,35 @@ node* parser::parse_primary() {
       result->a = parse_try_body();
       if (at(tok::kw_catch)) {
         advance();
-        result->b = parse_try_body();
+        const int brackets = brackets_;
+        try {
+          result->b = parse_try_body();
+        } catch (compile_error& e) {
+          unterminated(e, brackets, "try", pos);
+          throw;
+        }
       }
       break;
     }
     case tok::kw_break: {
       advance();
-      if (!at(tok::variable)) fail_at(pos, lex_.cur().end, "break requires a label to break to");
+      if (!at(tok::variable)) {
+        // jq: bison's syntax error, then its rule `BREAK error`.
+        const token& t = lex_.cur();
+        std::uint32_t end = t.t == tok::invalid ? t.start + 1 : t.end, eof_start = 0;
+        if (t.t == tok::eof) eof_span(eof_start, end);
+        try {
+          unexpected("BINDING");
+        } catch (compile_error& e) {
+          compile_error m;
+          m.message = "break requires a label to break to";
+          locate(lex_.source(), pos, m.line, m.column, m.source_line);
+          m.length = std::max(1, std::min(static_cast<int>(end - pos), static_cast<int>(m.source_line.size()) - m.column + 1));
+          m.file = e.file;
+          e.more.push_back(std::move(m));
+          throw;
+        }
+      }
       result = make(op::brk, pos);
       result->name = lex_.cur().text;
       advance();
@@ -736,7 +812,7 @@ node* parser::parse_string(const std::string& format, std::uint32_t start) {
                     "QQSTRING_END";
         locate(lex_.source(), seg_start, e.line, e.column, e.source_line);
         e.length = static_cast<int>(lex_.error_end() - seg_start);
-        if (e.length <= 0) e.length = 1;
+        e.length = std::max(1, std::min(e.length, static_cast<int>(e.source_line.size()) - e.column + 1));
         throw e;
       }
       fail_at(lex_.error_start(), lex_.error_end(), lex_.error());

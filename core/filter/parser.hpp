@@ -74,6 +74,20 @@ class parser {
   std::string file_name_;
   std::uint32_t prev_start_ = 0, prev_end_ = 0;  // the last consumed token (jq reports EOF errors there)
   int depth_ = 0;
+  // jq's grammar recovers from a syntax error at the innermost '(', '[', '{' or `Term [` (no second message) or
+  // after `if ... then` / `try ... catch` ("Possibly unterminated ..."): brackets open now, and at the last error.
+  int brackets_ = 0, brackets_at_error_ = -1;
+  struct bracket {
+    parser& p;
+    explicit bracket(parser& q) : p(q) { ++p.brackets_; }
+    ~bracket() { --p.brackets_; }
+    bracket(const bracket&) = delete;
+    bracket& operator=(const bracket&) = delete;
+  };
+  // Adds jq's "Possibly unterminated 'what' statement" (from `start` to the offending token) to a syntax error
+  // met after `then` / `catch` with `brackets` open there, unless a bracket or an inner statement took it.
+  void unterminated(compile_error& e, int brackets, const char* what, std::uint32_t start);
+  void eof_span(std::uint32_t& start, std::uint32_t& end) const;
 };
 
 // Line (1-based), column (1-based) and the text of the line holding byte offset `pos`.

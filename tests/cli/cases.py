@@ -72,6 +72,75 @@ def cases(shared):
         c("stream with inputs and fromstream", ["--stream", "-n", "-c", "fromstream(1|truncate_stream(inputs))"],
           '{"a":[1,{"b":2}],"c":[]}', stdout='[1,{"b":2}]\n'),
         c("stream slurped", ["--stream", "-s", "-c", "."], '[1] 2', stdout='[[[0],1],[[0]],[[],2]]\n'),
+        # A value that fails to parse: the events jq's parser emits before it meets the error (a leaf once a ',' or
+        # bracket follows it, an empty container at its bracket, a closing event at each bracket), then the error.
+        c("stream truncated array", ["--stream", "-c", "."], "[1,2", stdout="[[0],1]\n", exit=5,
+          stderr="jview: error: <stdin>:1:5: unexpected end of input\n  [1,2\n      ^\n"),
+        c("stream truncated nested", ["--stream", "-c", "."], '{"a":[1,{"b":2}',
+          stdout='[["a",0],1]\n[["a",1,"b"],2]\n[["a",1,"b"]]\n', exit=5,
+          stderr_re=r"^jview: error: <stdin>:1:16: unexpected end of input\n"),
+        c("stream truncated second value", ["--stream", "-c", "."], "[1,[2,3]] [4,",
+          stdout="[[0],1]\n[[1,0],2]\n[[1,1],3]\n[[1,1]]\n[[1]]\n[[0],4]\n", exit=5,
+          stderr_re=r"^jview: error: <stdin>:1:14: unexpected end of input\n"),
+        c("stream invalid token inside", ["--stream", "-c", "."], "[1,2,x,3]", stdout="[[0],1]\n[[1],2]\n", exit=5,
+          stderr_re=r"^jview: error: <stdin>:1:6: unexpected character\n"),
+        c("stream truncated string, literal, number", ["--stream", "-c", "."], '["ab",{"x":[]},tru',
+          stdout='[[0],"ab"]\n[[1,"x"],[]]\n[[1,"x"]]\n', exit=5, stderr_re=r"^jview: error: <stdin>:1:16: invalid literal"),
+        c("stream cut number is no leaf", ["--stream", "-c", "."], "[1.5,2e", stdout="[[0],1.5]\n", exit=5,
+          stderr_re=r"^jview: error: <stdin>:1:8: invalid number"),
+        c("stream empty containers at their bracket", ["--stream", "-c", "."], "[[[],{}", stdout="[[0,0],[]]\n[[0,1],{}]\n",
+          exit=5, stderr_re="unexpected end of input"),
+        c("stream file with an error on a later line", ["--stream", "-c", ".", "in.json"], files={"in.json": '{\n "a": [1, 2],\n "e": 1.50e3,\n "f": [\n'},
+          stdout='[["a",0],1]\n[["a",1],2]\n[["a",1]]\n[["e"],1.50e3]\n', exit=5,
+          stderr_re=r"^jview: error: in.json:5:1: unexpected end of input\n"),
+        c("stream escapes decoded in partial events", ["--stream", "-c", "."], r'{"k\u00e9":["\ud83d\ude00",' ,
+          stdout='[["ké",0],"😀"]\n', exit=5, stderr_re="unexpected end of input"),
+        c("stream partial events reach inputs before the error", ["--stream", "-n", "-c", "inputs"], "[1,\n2,\n[3",
+          stdout="[[0],1]\n[[1],2]\n", exit=5, stderr="jview: error (at <stdin>:2): <stdin>:3:3: unexpected end of input\n"),
+        c("stream partial events and try input", ["--stream", "-n", "-c", '[., input, (try input catch "c")]'], "[1,2,3",
+          stdout="[null,[[0],1],[[1],2]]\n"),
+        c("stream slurped with a parse error runs nothing", ["--stream", "-s", "-c", "."], "[1] [2", stdout="", exit=5,
+          stderr_re="unexpected end of input"),
+        c("slurp with a parse error runs nothing (jq 1.8)", ["-s", "-c", "."], "[1] [2", stdout="", exit=5,
+          stderr_re="unexpected end of input"),
+        # Compile errors where jq 1.8's grammar adds a second message (its error-recovery rules).
+        c("unterminated if", ["-n", "if 1 then 2"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 11:\n    if 1 then 2\n"
+            "              ^\njview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 1:\n"
+            "    if 1 then 2\n    ^^^^^^^^^^^\njview: 2 compile errors\n")),
+        c("unterminated if inside brackets", ["-n", "[if 1 then 2]"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected ']' at <top-level>, line 1, column 13:\n    [if 1 then 2]\n"
+            "                ^\njview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 2:\n"
+            "    [if 1 then 2]\n     ^^^^^^^^^^^^\njview: 2 compile errors\n")),
+        c("a bracket after then takes the error", ["-n", "if 1 then (2"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected end of file, expecting '|' or ',' or ')' at <top-level>, line 1, "
+            "column 12:\n    if 1 then (2\n               ^\njview: 1 compile error\n")),
+        c("unterminated try", ["-n", "try 1 catch"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 7:\n    try 1 catch\n"
+            "          ^^^^^\njview: error: Possibly unterminated 'try' statement at <top-level>, line 1, column 1:\n"
+            "    try 1 catch\n    ^^^^^^^^^^^\njview: 2 compile errors\n")),
+        c("break without a label", ["-n", "break 1"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected LITERAL, expecting BINDING at <top-level>, line 1, column 7:\n"
+            "    break 1\n          ^\njview: error: break requires a label to break to at <top-level>, line 1, column 1:\n"
+            "    break 1\n    ^^^^^^^\njview: 2 compile errors\n")),
+        c("end of program after whitespace and a comment", ["-n", "if 1 then 2 | # c\n"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 18:\n    if 1 then 2 | # c\n"
+            "                     ^\njview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 1:\n"
+            "    if 1 then 2 | # c\n    ^^^^^^^^^^^^^^^^^\njview: 2 compile errors\n")),
+        # --stream-errors (jq 1.8): --stream, and a parse error is the event [message, path] (exit 0); the input ends there.
+        c("stream-errors", ["--stream-errors", "-c", "."], "[1,[2,3]] [4,",
+          stdout='[[0],1]\n[[1,0],2]\n[[1,1],3]\n[[1,1]]\n[[1]]\n[[0],4]\n["<stdin>:1:14: unexpected end of input",[1]]\n',
+          stderr=""),
+        c("stream-errors path in an object", ["--stream-errors", "-c", "."], '{"a":1,"b"',
+          stdout='[["a"],1]\n["<stdin>:1:11: unexpected end of input",[null]]\n'),
+        c("stream-errors path after a key", ["--stream-errors", "-c", "."], '{"a":{"b":',
+          stdout='["<stdin>:1:11: unexpected end of input",["a","b"]]\n'),
+        c("stream-errors at the top level", ["--stream-errors", "-c", "."], '1 x [2]',
+          stdout='[[],1]\n["<stdin>:1:3: unexpected character",[]]\n'),
+        c("stream-errors without error is --stream", ["--stream-errors", "-c", "."], '[1,{}]',
+          stdout='[[0],1]\n[[1],{}]\n[[1]]\n'),
+        c("stream-errors slurped", ["--stream-errors", "-s", "-c", "."], '[1] [2',
+          stdout='[[[0],1],[[0]],["<stdin>:1:7: unexpected end of input",[0]]]\n'),
         # --- Colour.
         c("colour default", ["-C", "."], NESTED, stdout=(
             f'{ESC}[1;39m{{{ESC}[0m\n'

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/number.hpp"
+#include "simd/kernels.hpp"
 
 namespace jview::cli {
 namespace {
@@ -144,29 +145,11 @@ class stream_events::failed_walk {
     }
     return true;
   }
-  // The length of the well-formed UTF-8 sequence at p_ (its lead byte >= 0x80), or 0.
+  // The length of the well-formed UTF-8 sequence at p_ (its lead byte >= 0x80), or 0 (also when cut by the end).
   std::size_t utf8_length() const noexcept {
-    const auto* u = reinterpret_cast<const unsigned char*>(p_);
-    const unsigned c = u[0];
-    std::size_t need;
-    unsigned lo = 0x80, hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) {
-      need = 1;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c == 0xe0) lo = 0xa0;
-      else if (c == 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c == 0xf0) lo = 0x90;
-      else if (c == 0xf4) hi = 0x8f;
-    } else {
-      return 0;
-    }
-    if (!have(2) || u[1] < lo || u[1] > hi) return 0;
-    for (std::size_t k = 2; k <= need; ++k)
-      if (!have(k + 1) || (u[k] & 0xc0) != 0x80) return 0;
-    return need + 1;
+    const unsigned c = static_cast<unsigned char>(*p_);
+    const std::size_t need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+    return have(need) && simd::validate_utf8(p_, need) == need ? need : 0;
   }
 
   // A number from p_; false at an error. jq emits it only once it is followed by ',' or a closing bracket.

@@ -12,17 +12,12 @@
 #define JVIEW_KERNEL_TARGET "avx512f,avx512bw,avx512vbmi2,pclmul,popcnt"
 #define JVIEW_KERNEL_FN __attribute__((target(JVIEW_KERNEL_TARGET)))
 #define JVIEW_KERNEL_INLINE __attribute__((target(JVIEW_KERNEL_TARGET), always_inline)) inline
+#define JVIEW_BLOCK_BITS_CLMUL 1
 
 namespace jview::simd {
 namespace {
 
-#include "simd/generic/escaped_bytes.inl"
-
-// Bit i of the result: XOR of bits 0..i of x (a carry-less multiply by all ones).
-JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
-  const __m128i r = _mm_clmulepi64_si128(_mm_cvtsi64_si128(static_cast<long long>(x)), _mm_set1_epi8(-1), 0);
-  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(r));
-}
+#include "simd/generic/block_bits.inl"
 
 }  // namespace
 

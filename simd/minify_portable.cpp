@@ -8,11 +8,12 @@
 #include <cstring>
 
 #define JVIEW_KERNEL_INLINE inline
+#define JVIEW_BLOCK_BITS_CLMUL 0
 
 namespace jview::simd {
 namespace {
 
-#include "simd/generic/escaped_bytes.inl"
+#include "simd/generic/block_bits.inl"
 
 constexpr std::uint64_t k_ones = 0x0101010101010101ull;
 constexpr std::uint64_t k_high = 0x8080808080808080ull;
@@ -30,16 +31,6 @@ inline std::uint64_t high_bits_below(std::uint64_t w, unsigned char n) noexcept 
 inline unsigned gather(std::uint64_t h) noexcept {
   if constexpr (std::endian::native == std::endian::big) h = __builtin_bswap64(h);
   return static_cast<unsigned>(((h >> 7) * 0x0102040810204080ull) >> 56);
-}
-
-inline std::uint64_t prefix_xor(std::uint64_t x) noexcept {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
 }
 
 }  // namespace

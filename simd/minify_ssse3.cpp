@@ -12,6 +12,7 @@
 
 #define JVIEW_KERNEL_FN __attribute__((target("ssse3")))
 #define JVIEW_KERNEL_INLINE __attribute__((target("ssse3"), always_inline)) inline
+#define JVIEW_BLOCK_BITS_CLMUL 0
 
 namespace jview::simd {
 namespace {
@@ -33,17 +34,7 @@ struct pack_table {
 };
 constexpr pack_table k_pack{};
 
-#include "simd/generic/escaped_bytes.inl"
-
-JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
-}
+#include "simd/generic/block_bits.inl"
 
 // Packs the bytes of v selected by the 16-bit mask keep to out; returns the new end.
 JVIEW_KERNEL_INLINE char* pack16(__m128i v, unsigned keep, char* out) {

@@ -14,6 +14,7 @@
 #define JVIEW_KERNEL_TARGET "avx2,pclmul,bmi,bmi2,popcnt"
 #define JVIEW_KERNEL_FN __attribute__((target(JVIEW_KERNEL_TARGET)))
 #define JVIEW_KERNEL_INLINE __attribute__((target(JVIEW_KERNEL_TARGET), always_inline)) inline
+#define JVIEW_BLOCK_BITS_CLMUL 1
 
 namespace jview::simd {
 namespace {
@@ -50,12 +51,6 @@ JVIEW_KERNEL_INLINE block_bits classify(const unsigned char* p) {
     r.del |= mask32(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7f)), k);
   }
   return r;
-}
-
-// Carry-less multiply by all ones: bit i of the product is the XOR of bits 0..i.
-JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
-  const __m128i a = _mm_cvtsi64_si128(static_cast<long long>(x));
-  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(a, _mm_set1_epi8(-1), 0)));
 }
 
 // Bit positions of every byte value: entry m lists the set bits of m (lowest first), padded with zeros.

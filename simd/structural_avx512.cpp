@@ -16,6 +16,7 @@
 #define JVIEW_KERNEL_TARGET "avx512f,avx512bw,avx512vbmi2,pclmul,bmi,bmi2,popcnt"
 #define JVIEW_KERNEL_FN __attribute__((target(JVIEW_KERNEL_TARGET)))
 #define JVIEW_KERNEL_INLINE __attribute__((target(JVIEW_KERNEL_TARGET), always_inline)) inline
+#define JVIEW_BLOCK_BITS_CLMUL 1
 
 namespace jview::simd {
 namespace {
@@ -65,12 +66,6 @@ JVIEW_KERNEL_INLINE block_bits classify(const unsigned char* p) {
   r.high = _mm512_movepi8_mask(v);
   r.del = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x7f));
   return r;
-}
-
-// Carry-less multiply by all ones: bit i of the product is the XOR of bits 0..i.
-JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
-  const __m128i a = _mm_cvtsi64_si128(static_cast<long long>(x));
-  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(a, _mm_set1_epi8(-1), 0)));
 }
 
 // GCC 12's headers implement _mm512_castsi512_si128 and _mm512_extracti32x4_epi32 with an undefined pass-through

@@ -9,6 +9,7 @@
 
 #define JVIEW_KERNEL_FN
 #define JVIEW_KERNEL_INLINE [[gnu::always_inline]] inline
+#define JVIEW_BLOCK_BITS_CLMUL 0
 
 namespace jview::simd {
 namespace {
@@ -42,17 +43,6 @@ JVIEW_KERNEL_INLINE block_bits classify(const unsigned char* p) {
     r.del |= mask16(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)), k);
   }
   return r;
-}
-
-// Six shift-xor steps (no carry-less multiply at the baseline).
-JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
-  x ^= x << 1;
-  x ^= x << 2;
-  x ^= x << 4;
-  x ^= x << 8;
-  x ^= x << 16;
-  x ^= x << 32;
-  return x;
 }
 
 // Appends rel + the position of every set bit of `bits`, lowest first. Writes up to 64 entries past the count

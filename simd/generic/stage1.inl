@@ -1,11 +1,11 @@
 // simd/generic/stage1.inl: the block loop of stage 1 (see simd/structural.hpp), written once and included by each
 // vector TU (structural_sse2.cpp, structural_avx512.cpp) inside an anonymous namespace, after it has defined
 // JVIEW_KERNEL_INLINE / JVIEW_KERNEL_FN, `block_bits classify(const unsigned char*)` (raw byte classes of one
-// 64-byte block, bit i = byte i), `prefix_xor(x)` (bit i = XOR of bits 0..i of x) and
+// 64-byte block, bit i = byte i), JVIEW_BLOCK_BITS_CLMUL (see block_bits.inl) and
 // `flatten(bits, rel, out)` (appends rel + the index of each set bit, lowest first; may write 64 entries past them).
 // Everything after classify is scalar 64-bit arithmetic on the bitmaps.
 
-#include "simd/generic/escaped_bytes.inl"
+#include "simd/generic/block_bits.inl"
 
 JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
                                        stage1_state& st, stage1_out& out) noexcept {

@@ -1,6 +1,27 @@
-// simd/generic/escaped_bytes.inl: which bytes of a 64-byte block a backslash escapes, from the block's backslash
-// bits: shared by stage 1 (stage1.inl) and the minify kernels. Included inside an anonymous namespace after
-// JVIEW_KERNEL_INLINE is defined with the including file's target attribute (plain `inline` for portable code).
+// simd/generic/block_bits.inl: arithmetic on the 64-bit masks of one 64-byte block (bit i = byte i), shared by stage 1
+// (stage1.inl) and the minify kernels: the inside of strings by prefix XOR, and the bytes backslashes escape.
+// Included inside an anonymous namespace after JVIEW_KERNEL_INLINE is defined with the including file's target
+// attribute (plain `inline` for portable code); JVIEW_BLOCK_BITS_CLMUL 1 when that target has PCLMULQDQ.
+
+// Bit i of the result: the XOR of bits 0..i of x.
+#if JVIEW_BLOCK_BITS_CLMUL
+// A carry-less multiply by all ones.
+JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
+  const __m128i a = _mm_cvtsi64_si128(static_cast<long long>(x));
+  return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(a, _mm_set1_epi8(-1), 0)));
+}
+#else
+// Six shift-xor steps.
+JVIEW_KERNEL_INLINE std::uint64_t prefix_xor(std::uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+#endif
 
 inline constexpr std::uint64_t k_even_bits = 0x5555555555555555ull;  // bit positions 0, 2, 4, ...
 

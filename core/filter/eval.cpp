@@ -719,6 +719,28 @@ st interp::eval_foreach(const node* n, const value& in, const env* e, sink k) {
   return eval(n->b, in, e, make_sink(per_init));
 }
 
+template <class Update>
+st interp::update_paths(const node* lhs, const value& in, const env* e, value& result, std::vector<value>& deletions,
+                        Update&& update) {
+  std::vector<value> keys;
+  auto per_path = [&](const path_link* p, const value& cur0) -> st {
+    if (p == &k_invalid_path) return fail("Invalid path expression with result " + dump_trunc(cur0));
+    keys.clear();
+    path_keys(p, keys);
+    value cur;
+    st s = getpath(*this, result, value::array(keys), cur);
+    if (s != st::ok) return s;
+    value out;
+    bool got = false;
+    s = update(cur, out, got);
+    if (s != st::ok) return s;
+    if (got) return setpath(*this, result, keys.data(), keys.size(), std::move(out));
+    deletions.push_back(value::array(keys));
+    return st::ok;
+  };
+  return eval_path(lhs, nullptr, in, e, make_psink(per_path));
+}
+
 st interp::eval_assign(const node* n, const value& in, const env* e, sink k) {
   auto check = [&](const path_link* p, const value& v) -> st {
     if (p == &k_invalid_path) return fail("Invalid path expression with result " + dump_trunc(v));
@@ -746,28 +768,8 @@ st interp::eval_assign(const node* n, const value& in, const env* e, sink k) {
   // the path is deleted at the end, as jq 1.8 does).
   auto modify = [&](auto&& update) -> st {
     value result = in;
-    std::vector<value> keys;
     std::vector<value> deletions;
-    auto per_path = [&](const path_link* p, const value& cur0) -> st {
-      st s = check(p, cur0);
-      if (s != st::ok) return s;
-      keys.clear();
-      path_keys(p, keys);
-      value cur;
-      {
-        value path_arr = value::array(keys);
-        s = getpath(*this, result, path_arr, cur);
-        if (s != st::ok) return s;
-      }
-      value out;
-      bool got = false;
-      s = update(cur, out, got);
-      if (s != st::ok) return s;
-      if (got) return setpath(*this, result, keys.data(), keys.size(), std::move(out));
-      deletions.push_back(value::array(keys));
-      return st::ok;
-    };
-    st s = eval_path(n->a, nullptr, in, e, make_psink(per_path));
+    st s = update_paths(n->a, in, e, result, deletions, update);
     if (s != st::ok) return s;
     if (!deletions.empty()) {
       s = delpaths(*this, result, std::move(deletions));
@@ -1098,24 +1100,8 @@ st interp::eval(const node* n, const value& in, const env* e, sink k) {
 st interp::modify_path(const node* n, const value& in, const env* e) {
   auto run = [&](auto&& update) -> st {
     value result = in;
-    std::vector<value> keys;
     std::vector<value> deletions;
-    auto per_path = [&](const path_link* p, const value& cur0) -> st {
-      if (p == &k_invalid_path) return fail("Invalid path expression with result " + dump_trunc(cur0));
-      keys.clear();
-      path_keys(p, keys);
-      value cur;
-      st s = getpath(*this, result, value::array(keys), cur);
-      if (s != st::ok) return s;
-      value out;
-      bool got = false;
-      s = update(cur, out, got);
-      if (s != st::ok) return s;
-      if (got) return setpath(*this, result, keys.data(), keys.size(), std::move(out));
-      deletions.push_back(value::array(keys));
-      return st::ok;
-    };
-    const st s = eval_path(n->a, nullptr, in, e, make_psink(per_path));
+    const st s = update_paths(n->a, in, e, result, deletions, update);
     if (s != st::ok) return s;
     const value dot = value::array({std::move(result), value::array(std::move(deletions))});
     return fail("Invalid path expression near attempt to access element 0 of " + dump_trunc(dot));

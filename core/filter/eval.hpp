@@ -198,6 +198,11 @@ class interp {
   st eval_object(const node* n, std::size_t i, const value& in, const env* e, sink k);
   st eval_assign(const node* n, const value& in, const env* e, sink k);
   st modify_path(const node* n, const value& in, const env* e);  // |=, op=, //= under path(...)
+  // For each path of lhs in `in`: result's value there replaced by the first output of update(cur, out, got), or
+  // the path added to deletions when it has none (|=, op=, //=, plain and under path(...)).
+  template <class Update>
+  st update_paths(const node* lhs, const value& in, const env* e, value& result, std::vector<value>& deletions,
+                  Update&& update);
   [[gnu::noinline]] st ev_recurse(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_index(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_slice(const node* n, const value& in, const env* e, sink k);

@@ -1,5 +1,6 @@
 // core/number.cpp: number literal conversion (fast_float for doubles, an exact digit loop for integers) and the
-// --numbers=shortest text of a literal (a one-pass splitter, then the digits directly or Eisel-Lemire and dtoa).
+// --numbers=shortest text of a literal (a one-pass splitter, then the digits directly or Eisel-Lemire and dtoa;
+// for long plain literals, the literal's own text cut where the shortest form ends).
 #include "core/number.hpp"
 
 #include <fast_float/fast_float.h>
@@ -11,10 +12,21 @@
 
 #include "core/dtoa.hpp"
 
+#if !defined(JVIEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#define JVIEW_NUMBER_SSE2 1
+#include <emmintrin.h>
+#endif
+
 namespace jview {
 namespace {
 
 __extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+// c ? a : b without a branch (GCC turns a ?: on a coin-flip condition into a branch).
+inline std::uint64_t select_u64(unsigned c, std::uint64_t a, std::uint64_t b) noexcept {
+  return b ^ ((a ^ b) & (0 - static_cast<std::uint64_t>(c)));
+}
 
 constexpr std::uint64_t k_pow10_u64[20] = {1,
                                            10,
@@ -92,6 +104,172 @@ inline int decimal_digits(std::uint64_t w) noexcept {
   return t + (w >= k_pow10_u64[t]);
 }
 
+constexpr std::uint64_t k_low7 = 0x7F * k_ones;
+constexpr std::uint64_t k_high1 = 0x80 * k_ones;
+
+// 0x80 in every nonzero byte of x, 0 in the others (exact: no carry crosses a byte).
+inline std::uint64_t nonzero_bytes(std::uint64_t x) noexcept { return (((x & k_low7) + k_low7) | x) & k_high1; }
+
+// 0x80 in every byte of x that is not an ASCII digit (exact: the high nibble is tested first, so the low nibble's
+// + 6 cannot carry where it counts).
+inline std::uint64_t non_digit_bytes(std::uint64_t x) noexcept {
+  const std::uint64_t t = x ^ (0x30 * k_ones);
+  return nonzero_bytes(t & (0xF0 * k_ones)) | ((((t & (0x0F * k_ones)) + 0x06 * k_ones) & (0x10 * k_ones)) << 3);
+}
+
+inline std::uint64_t load8(const char* p) noexcept {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  return x;
+}
+
+// ceil(2^32 / 10^l), l = 0..4: floor(x / 10^l) = (x * k_recip_pow10[l]) >> 32 for x < 10^4.
+constexpr std::uint64_t k_recip_pow10[5] = {std::uint64_t{1} << 32, 429496730, 42949673, 4294968, 429497};
+
+// write_number_shortest for long plain literals: [-]I.F of 18 to 21 bytes, 16 to 19 significant digits, the point
+// within the first 8 bytes of the body left-padded to 20 (canada.json's -65.613616999999977). The shortest text of
+// the double v nearest x = w * 10^q (w the digits) is found from the literal itself, without v's digits:
+//  - in units of 10^q (the literal's last digit), v's rounding interval has width W = 2^e2 / 10^q (e2: v's
+//    exponent, v = c * 2^e2) and center x + delta, delta = (c - t) W where t = x / 2^e2; both come with the
+//    Eisel-Lemire product (t's fraction) and 10^-q from core/dtoa's table, in fixed point (2^-40 units);
+//  - the search of core/dtoa.cpp (Schubfach) answers, with u = 10^j0 <= W < 10u: the multiple of 10u inside the
+//    interval if there is one (at most one), else the multiple of u nearest its center. x is inside the interval, so
+//    the multiple of 10u can only be floor(w / 10u) * 10u or the next one; the multiple of u must be floor(w / u) * u
+//    or the next one. Either is the literal's first digits, plus r = 0 or 1 in the last place: the text is the
+//    literal's, cut after that place, its trailing '0's (r = 0) or '9's (r = 1) dropped and the digit before them
+//    incremented.
+// Comparisons closer than 2^-36 (the fixed-point error is below 2^-39), a t within 2^-60 of a rounding tie, c = 2^52
+// or 2^53 (an uneven interval at a power of two), a same-length answer other than the literal's digits or those
+// plus one, or a carry into the integer digits: nullptr, and the caller takes the general path (the result is then
+// computed from the double, exactly). The differential tests in tests/unit/core/dtoa_test.cpp check the two agree.
+char* long_literal_shortest(const char* lit, std::size_t n, char* out) noexcept {
+  if constexpr (std::endian::native != std::endian::little) {
+    return nullptr;
+  } else {
+    const bool neg = lit[0] == '-';
+    const char* b = lit + neg;
+    const int m = static_cast<int>(n) - neg;  // body length, 17..21
+    if (m > 20) return nullptr;
+    // The body left-padded with '0' to 20 bytes, P[0..20): three words (the last one holds P[16..20) high).
+    const int pad = 20 - m;  // 0..3
+    const std::uint64_t fill = (std::uint64_t{1} << (8 * pad)) - 1;
+    std::uint64_t p0 = (load8(b) << (8 * pad)) | (0x30 * k_ones & fill);
+    const std::uint64_t p1 = load8(b + m - 12);
+    std::uint32_t tail;
+    std::memcpy(&tail, b + m - 4, 4);
+    const std::uint64_t p2 = (std::uint64_t{tail} << 32) | 0x30303030;
+    // The point's byte in p0 (exact zero-byte test), turned into a '0' for the digit test ('.' + 2 == '0').
+    const std::uint64_t y = p0 ^ (0x2E * k_ones);
+    const std::uint64_t dot = ~(((y & k_low7) + k_low7) | y) & k_high1;
+    p0 += (dot >> 7) * 2;
+    // Every byte a digit: + 0x46 sets bit 7 from 0x3A up, - 0x30 below 0x30; carries and borrows leave only
+    // non-digit bytes, so the lowest non-digit byte is always flagged.
+    const std::uint64_t nd = ((p0 + 0x46 * k_ones) | (p0 - 0x30 * k_ones) | (p1 + 0x46 * k_ones) |
+                              (p1 - 0x30 * k_ones) | (p2 + 0x46 * k_ones) | (p2 - 0x30 * k_ones)) &
+                             k_high1;
+    if ((nd | (dot & (dot - 1))) != 0 || dot == 0) return nullptr;  // one point, digits elsewhere
+    const int dp = std::countr_zero(dot) >> 3;  // the point's index in P
+    const int int_digits = dp - pad;
+    // At least one digit before the point, and no leading zero unless it is the only one (as the text is copied).
+    if (int_digits < 1 || (int_digits > 1 && b[0] == '0')) return nullptr;
+    // The digits without the point: the bytes up to the point move one place up, a '0' comes in first.
+    const std::uint64_t upto = ((dot >> 7) << 8) - 1;  // bytes 0..dp
+    const std::uint64_t q0 = ((((p0 << 8) | 0x30) & upto) | (p0 & ~upto));
+    const std::uint64_t last4 = value8(p2 - 0x30 * k_ones);  // the last four digits
+    const std::uint64_t w =
+        value8(q0 - 0x30 * k_ones) * 1000000000000 + value8(p1 - 0x30 * k_ones) * 10000 + last4;
+    if (w < k_pow10_u64[15]) return nullptr;
+    const int q = dp - 19;  // -19..-12: x is in [10^-4, 10^7), a normal double
+    // The checks below are collected and tested once: they are rarely true, and some are coin flips to compute.
+    unsigned fail = 0;
+
+    // Eisel-Lemire's product, both halves: (hi:lo) = t * 2^(74 + upper) with an error below 2 units of lo (the
+    // table rounds 10^q up by less than one unit, the low product is truncated).
+    const detail::pow10_128& tq = detail::k_pow10_table[q - detail::k_pow10_min];
+    const int lz = std::countl_zero(w);
+    const std::uint64_t wn = w << lz;
+    const u128 prod = static_cast<u128>(wn) * tq.hi + static_cast<std::uint64_t>((static_cast<u128>(wn) * tq.lo) >> 64);
+    const std::uint64_t hi = static_cast<std::uint64_t>(prod >> 64);
+    const std::uint64_t lo = static_cast<std::uint64_t>(prod);
+    const unsigned upper = static_cast<unsigned>(hi >> 63);
+    const std::uint64_t frac = (hi << (54 - upper)) | (lo >> (10 + upper));  // t's fraction, 2^-64 units
+    const std::uint64_t c = (hi >> (10 + upper)) + (frac >> 63);             // round(t); q < -4: no exact tie
+    fail |= frac - ((std::uint64_t{1} << 63) - 16) < 32;                     // too close to a tie to round
+    fail |= (c & ((std::uint64_t{1} << 52) - 1)) == 0;                        // c = 2^52 or 2^53
+    // W = 2^e2 / 10^q = g * 2^(sw - 63), g = 10^-q's table entry, since e2 + floor(-q log2 10) = 10 - lz + upper.
+    const std::uint64_t g = detail::k_pow10_table[-q - detail::k_pow10_min].hi;
+    const int sw = 10 - lz + static_cast<int>(upper);  // -4..11 (W from 0.11 to 2220)
+    const std::int64_t wf = static_cast<std::int64_t>(g >> (23 - sw));  // W * 2^40
+    // delta = (c - t) W: c - t is -frac read as a signed 64-bit fraction (|c - t| <= 1/2).
+    const std::int64_t rho = static_cast<std::int64_t>(0 - frac);
+    const std::int64_t delta =
+        static_cast<std::int64_t>((static_cast<i128>(rho) * static_cast<std::int64_t>(g >> 1)) >> 64) >> (22 - sw);
+    // j0 = floor(log10 W), -1..3 (W is never a power of ten here).
+    constexpr std::int64_t one = std::int64_t{1} << 40;
+    const int j0 = (wf >= one) + (wf >= 10 * one) + (wf >= 100 * one) + (wf >= 1000 * one) - 1;
+    // Offsets of the center above the literal's digits cut at 10^l1 and 10^l0: e = (w mod 10^l) + delta.
+    const int l1 = j0 + 1;
+    const int l0 = j0 < 0 ? 0 : j0;
+    const std::uint64_t rem1 = last4 - ((last4 * k_recip_pow10[l1]) >> 32) * k_pow10_u64[l1];
+    const std::uint64_t rem0 = last4 - ((last4 * k_recip_pow10[l0]) >> 32) * k_pow10_u64[l0];
+    const std::int64_t e1 = static_cast<std::int64_t>(rem1 << 40) + delta;
+    const std::int64_t e0 = static_cast<std::int64_t>(rem0 << 40) + delta;
+    const std::int64_t half = wf >> 1;
+    const std::int64_t u1 = static_cast<std::int64_t>(k_pow10_u64[l1] << 40);
+    const std::int64_t u0 = static_cast<std::int64_t>(k_pow10_u64[l0] << 40);
+    constexpr std::int64_t eps = 16;  // 2^-36
+    const auto near = [](std::int64_t a, std::int64_t b) {
+      return static_cast<unsigned>(static_cast<std::uint64_t>(a - b + eps) < 2 * eps);
+    };
+    // The multiple of 10u below the literal (the cut digits dropped) or the one above, inside the interval.
+    const unsigned in_low = e1 < half;
+    const unsigned in_high = e1 > u1 - half;
+    const unsigned shorter = in_low | in_high;
+    fail |= near(e1, half) | near(e1, u1 - half);
+    // Else the multiple of u nearest the center: the cut digits dropped (r = 0) or one added (r = 1), when the
+    // literal has that digit (j0 >= 0).
+    const unsigned up = e0 > u0 / 2;
+    fail |= near(e0, u0 / 2);
+    fail |= (shorter ^ 1) & ((e0 < eps - u0 / 2) | (e0 > u0 + u0 / 2 - eps) | (j0 < 0));
+    const unsigned r = static_cast<unsigned>(select_u64(shorter, in_high, up));
+    const int cut = static_cast<int>(
+        select_u64(shorter, static_cast<std::uint64_t>(l1), static_cast<std::uint64_t>(l0)));
+
+    // The answer's last digit is the literal's byte pos (at least 12 digits follow the point). Its trailing zeros
+    // are the '0's (r = 0) or '9's (r = 1) that end there; they stop at the point.
+    const int pos = static_cast<int>(n) - 1 - cut;
+    const int point = neg + int_digits;
+#if defined(JVIEW_NUMBER_SSE2)
+    const __m128i lo16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lit));
+    const __m128i hi16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lit + n - 16));
+    const int sh = static_cast<int>(n) - 16;
+    const std::uint32_t zeros =
+        static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo16, _mm_set1_epi8('0')))) |
+        (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi16, _mm_set1_epi8('0')))) << sh);
+    const std::uint32_t nines =
+        static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo16, _mm_set1_epi8('9')))) |
+        (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi16, _mm_set1_epi8('9')))) << sh);
+    const std::uint32_t same = static_cast<std::uint32_t>(select_u64(r, nines, zeros));  // not a branch on r
+    // Bits above pos shifted out; bit 0 of the shifted word is 0 (pos <= 20), so its complement is never 0.
+    const int t = pos - std::countl_zero(~(same << (31 - pos)) | 1u);
+    fail |= r & (t == point);  // the carry would reach the integer digits
+    if (fail) return nullptr;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), lo16);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 16), hi16);
+#else
+    const char c9 = static_cast<char>('0' + 9 * r);
+    int t = pos;
+    while (t > point && lit[t] == c9) --t;
+    fail |= r & (t == point);
+    if (fail) return nullptr;
+    std::memcpy(out, lit, 16);
+    std::memcpy(out + n - 16, lit + n - 16, 16);
+#endif
+    out[t] = static_cast<char>(lit[t] + static_cast<char>(r));
+    return out + t + (t != point);  // an all-zero fraction is cut with its point
+  }
+}
+
 double slow_to_double(std::string_view literal) noexcept {
   double d = 0;
   auto r = fast_float::from_chars(literal.data(), literal.data() + literal.size(), d);
@@ -135,6 +313,11 @@ bool split_decimal(std::string_view literal, decimal_literal& out) noexcept {
   if (p != end) return false;
   out = {w, e - frac, neg};
   return true;
+}
+
+char* write_long_literal_shortest(std::string_view literal, char* out) noexcept {
+  if (literal.size() < 18 || literal.size() > 21) return nullptr;
+  return long_literal_shortest(literal.data(), literal.size(), out);
 }
 
 bool decimal_to_double(std::uint64_t w, int q, double& out) noexcept {
@@ -185,24 +368,30 @@ double number_to_double(std::string_view literal) noexcept { return slow_to_doub
 
 char* write_number_shortest(std::string_view literal, char* out) noexcept {
   // Literals of up to 17 bytes may have 15 significant digits or fewer: split them and skip the double when they
-  // do. Longer ones (canada.json's 17-digit coordinates) rarely do: fast_float and the shortest search.
-  detail::decimal_literal d;
-  if (literal.size() <= 17 && detail::split_decimal(literal, d)) {
-    *out = '-';
-    out += d.neg;
-    if (d.w == 0) {
-      *out = '0';
-      return out + 1;
+  // do. Longer plain ones (canada.json's 17-digit coordinates) usually print as a prefix of their own text
+  // (long_literal_shortest); the others: fast_float and the shortest search.
+  if (literal.size() <= 17) {
+    detail::decimal_literal d;
+    if (detail::split_decimal(literal, d)) {
+      *out = '-';
+      out += d.neg;
+      if (d.w == 0) {
+        *out = '0';
+        return out + 1;
+      }
+      if (d.w < k_pow10_u64[15]) {
+        const int n = decimal_digits(d.w);
+        const int x = d.q + n - 1;  // exponent of the first digit
+        if (x >= -307 && x <= 307) return detail::write_decimal_digits(d.w, n, d.q, out);
+      }
+      double v;
+      if (detail::decimal_to_double(d.w, d.q, v)) [[likely]]
+        return write_double_shortest(v, out);
+      out -= d.neg;
     }
-    if (d.w < k_pow10_u64[15]) {
-      const int n = decimal_digits(d.w);
-      const int x = d.q + n - 1;  // exponent of the first digit
-      if (x >= -307 && x <= 307) return detail::write_decimal_digits(d.w, n, d.q, out);
-    }
-    double v;
-    if (detail::decimal_to_double(d.w, d.q, v)) [[likely]]
-      return write_double_shortest(v, out);
-    out -= d.neg;
+  } else if (literal.size() <= 21) {
+    if (char* end = long_literal_shortest(literal.data(), literal.size(), out)) [[likely]]
+      return end;
   }
   return write_double_shortest(slow_to_double(literal), out);
 }

@@ -403,3 +403,279 @@ TEST_CASE("literal_to_double_and_shortest_against_fast_float") {
   INFO(g_first_literal_failure);
   CHECK(failures == 0);
 }
+
+// ---- long plain literals: write_number_shortest's text taken from the literal (detail::write_long_literal_shortest)
+// against write_double_shortest(fast_float(literal)), on millions of literals of that shape and around it ----
+
+namespace {
+
+// Plain text of 0.d1d2...dn * 10^point10 (digits without a point; point10 = digits before the point, may be <= 0
+// for leading zeros after "0.", or >= n for an integer), with an optional sign.
+std::string plain_literal(bool neg, const std::string& digits, int point10) {
+  std::string s = neg ? "-" : "";
+  if (point10 <= 0) {
+    s += "0." + std::string(static_cast<std::size_t>(-point10), '0') + digits;
+  } else if (point10 >= static_cast<int>(digits.size())) {
+    s += digits + std::string(static_cast<std::size_t>(point10 - static_cast<int>(digits.size())), '0');
+  } else {
+    s += digits.substr(0, static_cast<std::size_t>(point10)) + "." + digits.substr(static_cast<std::size_t>(point10));
+  }
+  return s;
+}
+
+// The significant digits and decimal exponent of printf's "%.*e" text ("6.5613616999999977e+01" -> "65613616999999977",
+// point10 = 2).
+void split_sci(const char* text, std::string& digits, int& point10) {
+  digits.clear();
+  const char* p = text;
+  while (*p != 'e') {
+    if (*p >= '0' && *p <= '9') digits += *p;
+    ++p;
+  }
+  point10 = std::atoi(p + 1) + 1;
+}
+
+struct long_literal_stats {
+  long checked = 0;
+  long taken = 0;  // written by the literal path (not nullptr)
+  long failures = 0;
+  std::string first;
+};
+
+void check_long_literal(const std::string& lit, long_literal_stats& st) {
+  const double want = reference_double(lit);
+  char a[jview::k_max_double_chars], b[jview::k_max_double_chars], c[jview::k_max_double_chars];
+  const std::string_view got(a, static_cast<std::size_t>(jview::write_number_shortest(lit, a) - a));
+  const std::string_view ref(b, static_cast<std::size_t>(jview::write_double_shortest(want, b) - b));
+  const char* end = jview::detail::write_long_literal_shortest(lit, c);
+  ++st.checked;
+  bool ok = got == ref;
+  if (end != nullptr) {
+    ++st.taken;
+    ok = ok && std::string_view(c, static_cast<std::size_t>(end - c)) == ref;
+  }
+  if (!ok && st.failures++ == 0)
+    st.first = "literal '" + lit + "' wrote '" + std::string(got) + "' want '" + std::string(ref) + "'";
+}
+
+// A run of n digits, random or (one time in four) with long runs of '0' or '9' (trailing zeros, carries).
+std::string pattern_digits(std::mt19937_64& rng, int n) {
+  std::string s = random_digits(rng, n, true);
+  const unsigned kind = static_cast<unsigned>(rng() % 8);
+  if (kind < 2 && n > 2) {
+    const int from = 1 + static_cast<int>(rng() % static_cast<unsigned>(n - 1));
+    for (int i = from; i < n; ++i) s[static_cast<std::size_t>(i)] = kind == 0 ? '0' : '9';
+    if (rng() % 2 != 0 && from < n - 1) s[static_cast<std::size_t>(n - 1)] = static_cast<char>('0' + rng() % 10);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("long_literal_shortest_random_shapes") {
+  // [-]I.F with 15 to 20 significant digits, 0 to 8 integer digits (0: "0.", with up to 4 zeros after the point):
+  // the literal path's shape and its edges (lengths 16 to 23, the point beyond the first word, 20 digits).
+  std::mt19937_64 rng(2024);
+  long_literal_stats st;
+  for (int i = 0; i < 3000000 / k_samples_divisor; ++i) {
+    const int nd = 15 + static_cast<int>(rng() % 6);
+    const int int_digits = static_cast<int>(rng() % 9);
+    const int point10 = int_digits == 0 ? -static_cast<int>(rng() % 5) : int_digits;
+    check_long_literal(plain_literal(rng() % 2 != 0, pattern_digits(rng, nd), point10), st);
+  }
+  INFO(st.first);
+  CHECK(st.failures == 0);
+  CHECK(st.taken > st.checked / 4);
+}
+
+TEST_CASE("long_literal_shortest_printed_doubles") {
+  // Doubles from 1e-5 to 1e8 printed plainly with 15 to 20 significant digits (canada.json's literals are %.17g),
+  // and their shortest forms padded with zeros; most of them take the literal path.
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> log10v(-5.0, 8.0);
+  long_literal_stats st, st17;
+  char buf[64];
+  std::string digits;
+  int point10 = 0;
+  for (int i = 0; i < 1500000 / k_samples_divisor; ++i) {
+    double v = std::pow(10.0, log10v(rng));
+    if (rng() % 4 == 0) v = std::nextafter(v, rng() % 2 != 0 ? HUGE_VAL : 0.0);
+    const bool neg = rng() % 2 != 0;
+    const int precision = 15 + static_cast<int>(rng() % 6);
+    std::snprintf(buf, sizeof buf, "%.*e", precision - 1, v);
+    split_sci(buf, digits, point10);
+    // 17 digits from 0.01 to 10^5 (the point within the first 8 bytes; canada.json's range): nearly all taken.
+    check_long_literal(plain_literal(neg, digits, point10), precision == 17 && v >= 0.01 && v < 1e5 ? st17 : st);
+    // The shortest digits, padded with zeros to 16..19 digits.
+    const jview::detail::decimal_fp d = jview::detail::to_decimal_shortest(v);
+    std::string sd = std::to_string(d.digits);
+    const int p10 = d.exponent + static_cast<int>(sd.size());
+    sd += std::string(static_cast<std::size_t>(rng() % 4 + (sd.size() < 16 ? 16 - sd.size() : 0)), '0');
+    check_long_literal(plain_literal(neg, sd, p10), st);
+  }
+  INFO(st.first);
+  INFO(st17.first);
+  CHECK(st.failures == 0);
+  CHECK(st17.failures == 0);
+  CHECK(st17.taken > st17.checked * 9 / 10);
+}
+
+TEST_CASE("long_literal_shortest_near_rounding_boundaries") {
+  // The midpoint between a double and its successor (the edge of both rounding intervals), printed with 16 to 20
+  // digits, rounded down, up and to nearest, and one unit of the last digit either way: the literals whose double
+  // is decided by the last bits of the product, and whose shortest form sits at an interval edge.
+  std::mt19937_64 rng(5150);
+  std::uniform_real_distribution<double> log10v(-4.5, 7.5);
+  long_literal_stats st;
+  char buf[80];
+  std::string digits;
+  int point10 = 0;
+  for (int i = 0; i < 400000 / k_samples_divisor; ++i) {
+    const double v = std::pow(10.0, log10v(rng));
+    const double next = std::nextafter(v, HUGE_VAL);
+    const long double mid = (static_cast<long double>(v) + static_cast<long double>(next)) / 2;
+    const int precision = 16 + static_cast<int>(rng() % 5);
+    std::snprintf(buf, sizeof buf, "%.*Le", precision - 1, mid);
+    split_sci(buf, digits, point10);
+    const bool neg = rng() % 2 != 0;
+    check_long_literal(plain_literal(neg, digits, point10), st);
+    // One unit of the last digit below and above (carries and borrows through the digits included).
+    std::string down = digits, up = digits;
+    for (std::size_t k = down.size(); k-- > 0;) {
+      if (down[k] != '0') { --down[k]; break; }
+      down[k] = '9';
+    }
+    for (std::size_t k = up.size(); k-- > 0;) {
+      if (up[k] != '9') { ++up[k]; break; }
+      up[k] = '0';
+    }
+    if (down[0] != '0') check_long_literal(plain_literal(neg, down, point10), st);
+    if (up[0] != '0') check_long_literal(plain_literal(neg, up, point10), st);
+    // The exact midpoint's digits cut (not rounded) at 19 and 20 digits.
+    std::snprintf(buf, sizeof buf, "%.*Le", 29, mid);
+    split_sci(buf, digits, point10);
+    check_long_literal(plain_literal(neg, digits.substr(0, 19), point10), st);
+    check_long_literal(plain_literal(neg, digits.substr(0, 18), point10), st);
+  }
+  INFO(st.first);
+  CHECK(st.failures == 0);
+}
+
+TEST_CASE("long_literal_shortest_exact_and_special_values") {
+  std::mt19937_64 rng(31337);
+  long_literal_stats st;
+  char buf[80];
+  std::string digits;
+  int point10 = 0;
+  // Dyadic values with short exact expansions (the double is the literal itself: ties at every digit),
+  // written with trailing zeros to 16..20 digits.
+  for (int i = 0; i < 300000 / k_samples_divisor; ++i) {
+    const int k = static_cast<int>(rng() % 14);
+    const double v = std::ldexp(static_cast<double>(rng() % (std::uint64_t{1} << (10 + rng() % 30))) + 1, -k);
+    if (v >= 1e7) continue;
+    std::snprintf(buf, sizeof buf, "%.*e", 15 + static_cast<int>(rng() % 5), v);
+    split_sci(buf, digits, point10);
+    check_long_literal(plain_literal(rng() % 2 != 0, digits, point10), st);
+  }
+  // Around powers of two (c = 2^52 and 2^53 - 1: uneven intervals) and of ten, 16 to 20 digits.
+  for (int e = -14; e <= 23; ++e) {
+    for (int d = -40; d <= 40; ++d) {
+      const double p = std::ldexp(1.0, e);
+      double v = p;
+      for (int s = 0; s < (d < 0 ? -d : d); ++s) v = std::nextafter(v, d < 0 ? 0.0 : HUGE_VAL);
+      for (int precision = 16; precision <= 20; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*e", precision - 1, v);
+        split_sci(buf, digits, point10);
+        check_long_literal(plain_literal(false, digits, point10), st);
+        check_long_literal(plain_literal(true, digits, point10), st);
+      }
+    }
+  }
+  for (int e = -4; e <= 6; ++e) {
+    for (int nd = 16; nd <= 20; ++nd) {
+      // 0.99..9, 1.00..01, 9.99..9, 10.0..0 and neighbours of 10^e.
+      const auto run = [](int k, char ch) { return std::string(static_cast<std::size_t>(k), ch); };
+      check_long_literal(plain_literal(false, run(nd, '9'), e), st);
+      check_long_literal(plain_literal(true, "1" + run(nd - 2, '0') + "1", e + 1), st);
+      check_long_literal(plain_literal(false, "1" + run(nd - 1, '0'), e + 1), st);
+      check_long_literal(plain_literal(false, run(nd - 1, '9') + "5", e), st);
+      check_long_literal(plain_literal(true, "1" + run(nd - 2, '0') + "5", e + 1), st);
+    }
+  }
+  // Odd shapes of the right length: not taken (or taken only when they mean the same number).
+  for (const char* lit :
+       {"1.0000000000000000",     "0.10000000000000000",     "-0.12345678901234567",   "00.123456789012345678",
+        "-00.12345678901234567",  "1.2345678901234567e1",    "12345678901234567890",   "123456789.123456789",
+        "1234567.1234567890123",  "0.0001234567890123456",   "0.00001234567890123456", ".12345678901234567890",
+        "1.234567890123456789.",  "1..34567890123456789",    "1.23456789012345678x",   "-.123456789012345678",
+        "+1.2345678901234567",    "1.2345678901234567 ",     "1.23456789O12345678",    "0.00000000000000000000",
+        "-0.000000000000000000",  "9999999.999999999999",    "0.99999999999999999999", "4.9406564584124654e-324",
+        "1797693134862315.7081",  "179769313486231570.81",   "0.30000000000000004441", "2.2250738585072014e-308"})
+    check_long_literal(lit, st);
+  INFO(st.first);
+  CHECK(st.failures == 0);
+}
+
+TEST_CASE("long_literal_shortest_hard_cases") {
+  // Doubles whose rounding-interval edge (the midpoint (2c +- 1) 2^(e-1)) or whose center c 2^e lies within
+  // 2^-N units of 10^-s of a multiple (or a half multiple) of 10^-s, N up to 53, for every binade from 2^-14 to 2^23
+  // and the 10^-s around the 15th to 18th significant digit: the comparisons the literal path makes in fixed point
+  // are then as close as they can be (it must fall back, or decide right). Chosen with 5^-s modulo 2^N:
+  // (2c + 1) 5^s = t (mod 2^N) for small odd t, c 5^s = 2^(N-1) + t (mod 2^N) for small t.
+  std::mt19937_64 rng(4242);
+  long_literal_stats st;
+  char buf[80];
+  std::string digits;
+  int point10 = 0;
+  const auto print_all = [&](long double x, bool neg) {
+    for (int precision = 16; precision <= 20; ++precision) {
+      std::snprintf(buf, sizeof buf, "%.*Le", precision - 1, x);
+      split_sci(buf, digits, point10);
+      check_long_literal(plain_literal(neg, digits, point10), st);
+    }
+  };
+  for (int e = -66; e <= -29; ++e) {        // v = c 2^e, 2^52 <= c < 2^53: v from 2^-14 to 2^24
+    const int x10 = static_cast<int>(std::floor((e + 52) * 0.30103));  // about floor(log10 v)
+    for (int s = 14 - x10; s <= 19 - x10; ++s) {
+      std::uint64_t p5 = 1;
+      for (int k = 0; k < s; ++k) p5 *= 5;
+      std::uint64_t inv = p5;  // 5^s * inv = 1 (mod 2^64), by Newton's iteration
+      for (int k = 0; k < 6; ++k) inv *= 2 - p5 * inv;
+      for (const int n : {1 - e - s, -e - s}) {  // modulus bits for the edges, for the center
+        if (n < 2 || n > 53) continue;
+        const std::uint64_t mask = (std::uint64_t{1} << n) - 1;
+        for (const std::int64_t t : {1, 3, 5, -1, -3, -5, 0, 2, -2}) {
+          std::uint64_t c0;
+          if (n == 1 - e - s) {
+            if (t % 2 == 0) continue;
+            const std::uint64_t odd = (static_cast<std::uint64_t>(t) * inv) & mask;  // 2c + 1 (mod 2^n)
+            c0 = (odd >> 1) & (mask >> 1);                                         // c (mod 2^(n-1))
+            for (int k = 0; k < 3; ++k) {
+              const std::uint64_t step = std::uint64_t{1} << (n - 1);
+              std::uint64_t c = c0 + ((std::uint64_t{1} << 52) - c0 + step - 1) / step * step;
+              c += step * (rng() % 4);
+              if (c >= (std::uint64_t{1} << 53)) continue;
+              const double v = std::ldexp(static_cast<double>(c), e);
+              const long double mid =
+                  (static_cast<long double>(v) + static_cast<long double>(std::nextafter(v, HUGE_VAL))) / 2;
+              print_all(mid, k == 1);
+              print_all(v, k == 2);
+            }
+          } else {
+            const std::uint64_t c_mod = (((std::uint64_t{1} << (n - 1)) + static_cast<std::uint64_t>(t)) * inv) & mask;
+            const std::uint64_t step = std::uint64_t{1} << n;
+            for (int k = 0; k < 3; ++k) {
+              std::uint64_t c = c_mod + ((std::uint64_t{1} << 52) - c_mod + step - 1) / step * step;
+              c += step * (rng() % 4);
+              if (c >= (std::uint64_t{1} << 53)) continue;
+              print_all(std::ldexp(static_cast<long double>(c), e), k == 1);
+            }
+          }
+        }
+      }
+    }
+  }
+  INFO(st.first);
+  CHECK(st.failures == 0);
+  CHECK(st.checked > 10000);
+}

@@ -2,15 +2,13 @@
 // touches are resident) and string decoding / member lookup over the view.
 #include "core/document.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "core/utf8.hpp"
-#include "simd/prefault.hpp"
+#include "simd/pages.hpp"
 
 namespace jview {
 
@@ -19,7 +17,7 @@ document::~document() { release(); }
 void document::release() noexcept {
   if (nodes_ == nullptr) return;
   if (mapped_bytes_ != 0)
-    munmap(nodes_, mapped_bytes_);
+    simd::unmap_pages(nodes_, mapped_bytes_);
   else
     std::free(nodes_);
   nodes_ = nullptr;
@@ -37,13 +35,6 @@ void document::copy_from(const document& src) {
   facts_ = src.facts_;
 }
 
-namespace {
-constexpr std::size_t k_arena_step = std::size_t{1} << 21;  // 2 MiB: mappings are whole huge-page multiples
-std::size_t arena_bytes(std::size_t count) {
-  return (count * sizeof(node) + k_arena_step - 1) & ~(k_arena_step - 1);
-}
-}  // namespace
-
 node* document::reserve(std::size_t count) {
   if (count <= capacity_) return nodes_;
   if (count * sizeof(node) <= mapped_bytes_) {  // a reused arena: its mapping is there, its pages maybe not
@@ -52,12 +43,12 @@ node* document::reserve(std::size_t count) {
   }
   // Untouched pages cost nothing (MAP_NORESERVE) and a reused document keeps its arena; but the reservation counts
   // against `ulimit -v`, so the parser asks for a part of the worst case and grows the arena when a value needs more.
-  const std::size_t bytes = arena_bytes(count);
-  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mem == MAP_FAILED) throw std::bad_alloc();
+  // From half a MiB of nodes up the arena is on huge pages (simd/pages.hpp: fresh 4 KiB pages cost far more).
+  void* mem = simd::map_pages(count * sizeof(node));
+  if (mem == nullptr) throw std::bad_alloc();
   release();
   nodes_ = static_cast<node*>(mem);
-  mapped_bytes_ = bytes;
+  mapped_bytes_ = simd::mapped_size(count * sizeof(node));
   capacity_ = 0;
   size_ = 0;
   populate(count);
@@ -87,10 +78,10 @@ node* document::grow(std::size_t used, std::size_t done, std::size_t total) noex
   const std::size_t fallback = std::min(most, used + used / 8 + 65536);
   for (std::size_t count : {std::min(want, most), fallback}) {
     if (count <= capacity_) continue;
-    const std::size_t bytes = arena_bytes(count);
+    const std::size_t bytes = simd::mapped_size(count * sizeof(node));
     if (bytes > mapped_bytes_) {
-      void* mem = mremap(nodes_, mapped_bytes_, bytes, MREMAP_MAYMOVE);
-      if (mem == MAP_FAILED) continue;
+      void* mem = simd::remap_pages(nodes_, mapped_bytes_, bytes);
+      if (mem == nullptr) continue;
       nodes_ = static_cast<node*>(mem);
       mapped_bytes_ = bytes;
     }

@@ -79,6 +79,7 @@ class value_reader {
 
  private:
   struct mapped;
+  struct read_in;
   struct chunked;
   bool fill();                         // stream: read more; false at EOF or error
   bool find_boundary();                // stream: true when a complete value starts at pos_

@@ -2,6 +2,7 @@
 // filling a document's node index. Parses one value at a time so a buffer of many values (NDJSON, concatenated)
 // is processed value by value with the same document.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 
 #include "core/document.hpp"
 #include "core/error.hpp"
+#include "simd/pages.hpp"
 #include "simd/structural.hpp"
 
 namespace jview {
@@ -68,11 +70,15 @@ class parser {
   // tag of the object that last set them. Tags are key_tag_ + the object's node index, fresh for every value.
   static constexpr std::uint32_t k_key_table_depths = 16;
   static constexpr std::uint32_t k_key_table_bits = 12;
-  struct free_deleter {
-    void operator()(std::uint32_t* p) const noexcept { std::free(p); }
+  // Its mapping: at least half a huge page, so that it is one huge page (simd/pages.hpp).
+  static constexpr std::size_t k_key_table_map =
+      std::max<std::size_t>((std::size_t{k_key_table_depths} << k_key_table_bits) * sizeof(std::uint32_t),
+                            simd::k_huge_page / 2);
+  struct unmap_deleter {
+    void operator()(std::uint32_t* p) const noexcept;
   };
-  std::unique_ptr<std::uint32_t[], free_deleter> key_table_;
-  bool ensure_key_table() noexcept;  // allocates key_table_ (zeroed) once; false: out of memory
+  std::unique_ptr<std::uint32_t[], unmap_deleter> key_table_;
+  bool ensure_key_table() noexcept;  // maps key_table_ (zeroed) once; false: out of memory
   std::uint32_t key_tag_ = 1;
   // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
   // already holding this object's tag flags the object (node `obj` at index `cur`) as a candidate; the exact test

@@ -107,11 +107,13 @@ class structural_index {
   const char* end_ = nullptr;
   const char* stop_ = nullptr;
   const char* base_ = nullptr;
-  struct free_deleter {
+  // pos_ and special_: one mapping (simd/pages.hpp) of capacity_ entries each.
+  struct arrays_deleter {
+    std::size_t bytes;  // as given to map_pages (unique_ptr value-initialises it: 0)
     void operator()(std::uint32_t* p) const noexcept;
   };
-  std::unique_ptr<std::uint32_t[], free_deleter> pos_;
-  std::unique_ptr<std::uint32_t[], free_deleter> special_;
+  std::unique_ptr<std::uint32_t[], arrays_deleter> pos_;
+  std::uint32_t* special_ = nullptr;
   std::size_t capacity_ = 0;  // entries of pos_ and special_
   const std::uint32_t* cursor_ = nullptr;
   const std::uint32_t* pos_end_ = nullptr;

@@ -20,7 +20,8 @@ namespace {
 
 constexpr std::size_t k_read_chunk = 1u << 20;  // stream reads: up to 1 MiB at a time
 constexpr std::size_t k_drop_step = 64u << 20;  // mapped: release pages every 64 MiB processed
-constexpr std::size_t k_read_whole = 32u << 20;  // files up to this size are read, not mapped (see open)
+constexpr std::size_t k_read_whole_from = 64u << 10;  // files of this size ...
+constexpr std::size_t k_read_whole = 32u << 20;       // ... up to this one are read, not mapped (see open)
 static_assert(k_read_whole < k_drop_step, "a file read whole must never reach drop_behind");
 
 inline bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -82,10 +83,11 @@ bool value_reader::open(const std::string& path, std::string& error) {
   name_ = path;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     const std::size_t size = static_cast<std::size_t>(st.st_size);
-    // A file up to 32 MiB is read whole into huge pages: on a VM, scanning a mapped file's page-cache pages ran at
-    // about 2 GB/s (citm_catalog.json: about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan at
-    // about 0.45 ms. (It stays below k_drop_step, so drop_behind never releases these pages.)
-    if (size <= k_read_whole) {
+    // A file of 64 KiB to 32 MiB is read whole into huge pages: on a VM, scanning a mapped file's page-cache pages
+    // ran at about 2 GB/s (citm_catalog.json: about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan
+    // at about 0.45 ms. (It stays below k_drop_step, so drop_behind never releases these pages.) A smaller file is
+    // mapped: zeroing a huge page for it would cost more than its few pages.
+    if (size >= k_read_whole_from && size <= k_read_whole) {
       const std::size_t map = std::max(size, simd::k_huge_page / 2);  // huge pages even for a small file
       if (void* addr = simd::map_pages(map)) {
         auto r = std::make_shared<read_in>();

@@ -19,12 +19,25 @@
 
 namespace jview {
 
-void parser::unmap_deleter::operator()(std::uint32_t* p) const noexcept { simd::unmap_pages(p, k_key_table_map); }
+void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
+  if (mapped != 0)
+    simd::unmap_pages(p, mapped);
+  else
+    std::free(p);
+}
 
-bool parser::ensure_key_table() noexcept {
-  // 256 KiB written at random: one huge page (simd/pages.hpp), mapped once per parser. Fresh 4 KiB pages cost about
-  // 5-17 µs each at their first write; twitter.json touches 36 of them.
-  if (!key_table_) key_table_.reset(static_cast<std::uint32_t*>(simd::map_pages(k_key_table_map)));
+bool parser::ensure_key_table(std::size_t input_bytes) noexcept {
+  if (key_table_) return true;
+  // 256 KiB written at random. For a large input, one huge page (simd/pages.hpp): fresh 4 KiB pages cost 5-17 µs
+  // each at their first write and twitter.json touches 36 of them. For a small one (a parser per file under
+  // `--check *.json`), the heap: it hands the next parser the same, already touched, pages.
+  if (input_bytes >= simd::k_large_input) {
+    const std::size_t bytes = std::max(k_key_table_bytes, simd::k_huge_page / 2);
+    key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(static_cast<std::uint32_t*>(simd::map_pages(bytes)),
+                                                                 table_deleter{bytes});
+  } else {
+    key_table_.reset(static_cast<std::uint32_t*>(std::calloc(1, k_key_table_bytes)));
+  }
   return key_table_ != nullptr;
 }
 
@@ -294,7 +307,7 @@ parse_error parser::parse_impl(const char* begin, const char* end, document& doc
   } catch (const std::bad_alloc&) {
     return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   }
-  if (!ensure_key_table()) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
+  if (!ensure_key_table(static_cast<std::size_t>(end - base))) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   bool duplicate_keys = false;
   std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const bool replace = opts_.replace_invalid_utf8;
@@ -601,7 +614,7 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     goto give_up;
   }
   cap = doc.capacity();
-  if (!ensure_key_table()) goto give_up;
+  if (!ensure_key_table(total)) goto give_up;
 
 value:
   // p is at the token where a value must start.

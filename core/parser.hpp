@@ -70,15 +70,15 @@ class parser {
   // tag of the object that last set them. Tags are key_tag_ + the object's node index, fresh for every value.
   static constexpr std::uint32_t k_key_table_depths = 16;
   static constexpr std::uint32_t k_key_table_bits = 12;
-  // Its mapping: at least half a huge page, so that it is one huge page (simd/pages.hpp).
-  static constexpr std::size_t k_key_table_map =
-      std::max<std::size_t>((std::size_t{k_key_table_depths} << k_key_table_bits) * sizeof(std::uint32_t),
-                            simd::k_huge_page / 2);
-  struct unmap_deleter {
+  static constexpr std::size_t k_key_table_bytes =
+      (std::size_t{k_key_table_depths} << k_key_table_bits) * sizeof(std::uint32_t);
+  struct table_deleter {
+    std::size_t mapped;  // bytes as given to simd::map_pages; 0: a heap block (unique_ptr value-initialises it)
     void operator()(std::uint32_t* p) const noexcept;
   };
-  std::unique_ptr<std::uint32_t[], unmap_deleter> key_table_;
-  bool ensure_key_table() noexcept;  // maps key_table_ (zeroed) once; false: out of memory
+  std::unique_ptr<std::uint32_t[], table_deleter> key_table_;
+  // Allocates key_table_ (zeroed) once, on a huge page when the first input is large; false: out of memory.
+  bool ensure_key_table(std::size_t input_bytes) noexcept;
   std::uint32_t key_tag_ = 1;
   // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
   // already holding this object's tag flags the object (node `obj` at index `cur`) as a candidate; the exact test

@@ -13,7 +13,12 @@
 
 namespace jview::simd {
 
-void structural_index::arrays_deleter::operator()(std::uint32_t* p) const noexcept { unmap_pages(p, bytes); }
+void structural_index::arrays_deleter::operator()(std::uint32_t* p) const noexcept {
+  if (mapped != 0)
+    unmap_pages(p, mapped);
+  else
+    std::free(p);
+}
 
 structural_index::structural_index() = default;
 structural_index::~structural_index() = default;
@@ -32,16 +37,17 @@ bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(con
   const auto len = static_cast<std::size_t>(end - begin);
   const std::size_t need = len < structural_index::k_batch ? (len + 63) / 64 * 64 + 128 : k_pos_entries;
   if (need > capacity_) {
-    // Both arrays in one mapping: on a huge page for the full batch size (the first batch writes most of both;
-    // fresh 4 KiB pages cost 5-17 µs each at their first write), in small pages for a short input.
-    const std::size_t bytes = need == k_pos_entries ? std::max(2 * need * sizeof(std::uint32_t), k_huge_page / 2)
-                                                    : 2 * need * sizeof(std::uint32_t);
+    // Both arrays in one block: on a huge page for a large input (its batches soon write most of both; fresh 4 KiB
+    // pages cost 5-17 µs each at their first write), else from the heap (a parser per file under `--check *.json`
+    // gets the pages the previous one touched).
     pos_.reset();
     special_ = nullptr;
     capacity_ = 0;
-    auto* mem = static_cast<std::uint32_t*>(map_pages(bytes));
+    const std::size_t bytes = 2 * need * sizeof(std::uint32_t);
+    const std::size_t mapped = len >= k_large_input ? std::max(bytes, k_huge_page / 2) : 0;
+    auto* mem = static_cast<std::uint32_t*>(mapped != 0 ? map_pages(mapped) : std::malloc(bytes));
     if (mem == nullptr) return false;
-    pos_ = std::unique_ptr<std::uint32_t[], arrays_deleter>(mem, arrays_deleter{bytes});
+    pos_ = std::unique_ptr<std::uint32_t[], arrays_deleter>(mem, arrays_deleter{mapped});
     special_ = mem + need;
     capacity_ = need;
   }

@@ -107,9 +107,9 @@ class structural_index {
   const char* end_ = nullptr;
   const char* stop_ = nullptr;
   const char* base_ = nullptr;
-  // pos_ and special_: one mapping (simd/pages.hpp) of capacity_ entries each.
+  // pos_ and special_: one block of capacity_ entries each, mapped (simd/pages.hpp) or from the heap.
   struct arrays_deleter {
-    std::size_t bytes;  // as given to map_pages (unique_ptr value-initialises it: 0)
+    std::size_t mapped;  // bytes as given to map_pages; 0: a heap block (unique_ptr value-initialises it)
     void operator()(std::uint32_t* p) const noexcept;
   };
   std::unique_ptr<std::uint32_t[], arrays_deleter> pos_;

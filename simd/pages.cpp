@@ -60,12 +60,20 @@ void* remap_pages(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcep
     void* q = mremap(p, old_len, new_len, MREMAP_MAYMOVE);
     return q == MAP_FAILED ? nullptr : q;
   }
-  // Moved onto an aligned reservation (MREMAP_FIXED replaces it), so the huge pages stay huge.
-  void* at = reserve_aligned(new_len);
-  if (at == nullptr) return nullptr;
-  if (mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
-    munmap(at, new_len);
-    return nullptr;
+  // In place if the addresses after it are free; else moved onto an aligned reservation (MREMAP_FIXED replaces
+  // it), so the huge pages stay huge; else, when the address space is short (`ulimit -v`: the reservation needs
+  // room for both), moved anywhere.
+  void* at = mremap(p, old_len, new_len, 0);
+  if (at == MAP_FAILED) {
+    at = reserve_aligned(new_len);
+    if (at != nullptr && mremap(p, old_len, new_len, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
+      munmap(at, new_len);
+      at = nullptr;
+    }
+    if (at == nullptr) {
+      at = mremap(p, old_len, new_len, MREMAP_MAYMOVE);
+      if (at == MAP_FAILED) return nullptr;
+    }
   }
 #ifdef MADV_HUGEPAGE
   madvise(at, new_len, MADV_HUGEPAGE);

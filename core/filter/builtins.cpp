@@ -552,11 +552,15 @@ st g_sort_by(interp& I, const node* call, const value& in, const env* e, sink k)
   keyed_elements ke;
   const st s = keyed(I, call, in, e, ke, k_not_both_arrays);
   if (s != st::ok) return s;
-  sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
-  order.sort();
   std::vector<value> out;
-  out.reserve(ke.xs.size());
-  for (std::size_t p = 0; p < order.size(); ++p) out.push_back(std::move(ke.xs[order.index_at(p)]));
+  try {
+    sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+    order.sort();
+    out.reserve(ke.xs.size());
+    for (std::size_t p = 0; p < order.size(); ++p) out.push_back(std::move(ke.xs[order.index_at(p)]));
+  } catch (const comparison_too_deep& x) {
+    return I.fail(x.message);
+  }
   return k(value::array(std::move(out)));
 }
 
@@ -564,18 +568,22 @@ st g_group_by(interp& I, const node* call, const value& in, const env* e, sink k
   keyed_elements ke;
   const st s = keyed(I, call, in, e, ke, k_not_both_arrays);
   if (s != st::ok) return s;
-  sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
-  order.sort();
   std::vector<value> groups;
-  std::vector<value> cur;
-  for (std::size_t p = 0; p < order.size(); ++p) {
-    if (p > 0 && order.compare_at(p - 1, p) != 0) {
-      groups.push_back(value::array(std::move(cur)));
-      cur = {};
+  try {
+    sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+    order.sort();
+    std::vector<value> cur;
+    for (std::size_t p = 0; p < order.size(); ++p) {
+      if (p > 0 && order.compare_at(p - 1, p) != 0) {
+        groups.push_back(value::array(std::move(cur)));
+        cur = {};
+      }
+      cur.push_back(std::move(ke.xs[order.index_at(p)]));
     }
-    cur.push_back(std::move(ke.xs[order.index_at(p)]));
+    if (!cur.empty()) groups.push_back(value::array(std::move(cur)));
+  } catch (const comparison_too_deep& x) {
+    return I.fail(x.message);
   }
-  if (!cur.empty()) groups.push_back(value::array(std::move(cur)));
   return k(value::array(std::move(groups)));
 }
 
@@ -583,11 +591,15 @@ st g_unique_by(interp& I, const node* call, const value& in, const env* e, sink 
   keyed_elements ke;
   const st s = keyed(I, call, in, e, ke, k_not_both_arrays);
   if (s != st::ok) return s;
-  sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
-  order.sort();
   std::vector<value> out;
-  for (std::size_t p = 0; p < order.size(); ++p)
-    if (p == 0 || order.compare_at(p - 1, p) != 0) out.push_back(std::move(ke.xs[order.index_at(p)]));
+  try {
+    sort_keys order(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+    order.sort();
+    for (std::size_t p = 0; p < order.size(); ++p)
+      if (p == 0 || order.compare_at(p - 1, p) != 0) out.push_back(std::move(ke.xs[order.index_at(p)]));
+  } catch (const comparison_too_deep& x) {
+    return I.fail(x.message);
+  }
   return k(value::array(std::move(out)));
 }
 
@@ -635,8 +647,14 @@ st g_minmax_by(interp& I, const node* call, const value& in, const env* e, sink 
   keyed_elements ke;
   const st s = keyed(I, call, in, e, ke, "cannot be iterated over");
   if (s != st::ok) return s;
-  const sort_keys keys(ke.keys.data(), ke.offsets.data(), ke.xs.size());
-  return k(minmax(ke.xs, keys, IsMin));
+  value out;
+  try {
+    const sort_keys keys(ke.keys.data(), ke.offsets.data(), ke.xs.size());
+    out = minmax(ke.xs, keys, IsMin);
+  } catch (const comparison_too_deep& x) {
+    return I.fail(x.message);
+  }
+  return k(out);
 }
 
 st f_reverse(interp& I, const value& in, const value*, value& out) {

@@ -301,7 +301,12 @@ st call_value_native(interp& I, const native_def& nd, const node* n, int i, cons
                      value* args, sink k) {
   if (i < 0) {
     value out;
-    const st s = nd.vfn(I, in, args, out);
+    st s;
+    try {
+      s = nd.vfn(I, in, args, out);
+    } catch (const comparison_too_deep& x) {  // sort, unique, min, max, bsearch, indices...
+      return I.fail(x.message);
+    }
     if (s != st::ok) return s;
     return k(out);
   }
@@ -918,15 +923,25 @@ st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
   return eval(n->b, in, e, make_sink(per_r));
 }
 
+st interp::compare_emit(int opc, const value& l, const value& r, sink k) {
+  bool b;
+  try {
+    b = compare_op(opc, l, r);
+  } catch (const comparison_too_deep& x) {
+    return fail(x.message);
+  }
+  return k(value::boolean(b));
+}
+
 st interp::ev_compare(const node* n, const value& in, const env* e, sink k) {
   const int opc = n->sub;
   if (n->b->o == op::literal) {
     const value& r = n->b->v;
-    auto per_l = [&](const value& l) -> st { return k(value::boolean(compare_op(opc, l, r))); };
+    auto per_l = [&](const value& l) -> st { return compare_emit(opc, l, r, k); };
     return eval(n->a, in, e, make_sink(per_l));
   }
   auto per_r = [&](const value& r) -> st {
-    auto per_l = [&](const value& l) -> st { return k(value::boolean(compare_op(opc, l, r))); };
+    auto per_l = [&](const value& l) -> st { return compare_emit(opc, l, r, k); };
     return eval(n->a, in, e, make_sink(per_l));
   };
   return eval(n->b, in, e, make_sink(per_r));
@@ -1447,6 +1462,9 @@ void run_body(void* p) {
     ctx->err = std::move(I.err);
     ctx->halt_code = I.halt_code;
     ctx->halt_message = std::move(I.halt_message);
+  } catch (const comparison_too_deep& x) {  // each comparing operation catches it: this is only a safety net
+    ctx->status = st::err;
+    ctx->err = value::string(x.message);
   } catch (...) {
     ctx->exception = std::current_exception();
   }

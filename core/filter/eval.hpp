@@ -212,6 +212,7 @@ class interp {
   [[gnu::noinline]] st ev_neg(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_arith(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_compare(const node* n, const value& in, const env* e, sink k);
+  st compare_emit(int opc, const value& l, const value& r, sink k);  // k(l op r), or "... too deep"
   [[gnu::noinline]] st ev_andor(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_alt(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_if(const node* n, const value& in, const env* e, sink k);

@@ -134,7 +134,8 @@ class jq_reader {
       case 'f': pattern = "false"; v = value::boolean(false); break;
       case '\'': return "Invalid string literal; expected \", but got '";
       case 'n':
-        if (lit.compare(0, 3, "nan") != 0) {
+        // jq: "nu..." must be null; any other word from 'n' on is a number (nan, nAn) or an invalid number.
+        if (lit.size() > 1 && lit[1] == 'u') {
           pattern = "null";
           v = value();
         }
@@ -169,17 +170,17 @@ class jq_reader {
         case 't': s.push_back('\t'); break;
         case 'u': {
           std::uint32_t cp = 0;
-          if (!utf8::read_hex4(t.data() + i + 1, t.data() + t.size(), cp)) return "Invalid \\uXXXX escape";
+          if (t.size() - (i + 1) < 4) return "Invalid \\uXXXX escape";
+          if (!utf8::read_hex4(t.data() + i + 1, t.data() + t.size(), cp)) return "Invalid characters in \\uXXXX escape";
           i += 4;
           if (cp >= 0xd800 && cp <= 0xdbff) {
+            // jq 1.8: a high surrogate must be followed by a low one.
             std::uint32_t lo = 0;
-            if (i + 6 < t.size() + 0 && t[i + 1] == '\\' && t[i + 2] == 'u' &&
-                utf8::read_hex4(t.data() + i + 3, t.data() + t.size(), lo) && lo >= 0xdc00 && lo <= 0xdfff) {
-              cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-              i += 6;
-            } else {
-              cp = utf8::k_replacement;
-            }
+            if (!(i + 6 < t.size() && t[i + 1] == '\\' && t[i + 2] == 'u' &&
+                  utf8::read_hex4(t.data() + i + 3, t.data() + t.size(), lo) && lo >= 0xdc00 && lo <= 0xdfff))
+              return "Invalid \\uXXXX\\uXXXX surrogate pair escape";
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            i += 6;
           } else if (cp >= 0xdc00 && cp <= 0xdfff) {
             cp = utf8::k_replacement;
           }

@@ -184,7 +184,11 @@ st index_value(interp& I, const value& t, const value& k, value& out) {
     return I.fail(index_error(t, k));
   }
   if (kk == kind::array && tk == kind::array) {
-    out = array_indices(t, k);
+    try {
+      out = array_indices(t, k);
+    } catch (const comparison_too_deep& x) {
+      return I.fail(x.message);
+    }
     return st::ok;
   }
   if (kk == kind::array && tk == kind::null_) {
@@ -316,11 +320,15 @@ st arith(interp& I, int op, const value& a, const value& b, value& out) {
         std::vector<value> rm;
         b.for_each_element([&](const value& v) { rm.push_back(v); });
         std::vector<value> items;
-        a.for_each_element([&](const value& v) {
-          for (const value& r : rm)
-            if (equals(v, r)) return;
-          items.push_back(v);
-        });
+        try {
+          a.for_each_element([&](const value& v) {
+            for (const value& r : rm)
+              if (equals(v, r)) return;
+            items.push_back(v);
+          });
+        } catch (const comparison_too_deep& x) {
+          return I.fail(x.message);
+        }
         out = value::array(std::move(items));
         return st::ok;
       }
@@ -752,7 +760,11 @@ st delpaths(interp& I, value& root, std::vector<value> paths) {
     if (p.length() > 10000) return I.fail("Path too deep");
   for (value& p : paths) p = normalize_path(root, p);
   // Delete the greatest paths first so earlier deletions do not shift the indices of later ones.
-  std::sort(paths.begin(), paths.end(), [](const value& a, const value& b) { return compare(a, b) > 0; });
+  try {
+    std::sort(paths.begin(), paths.end(), [](const value& a, const value& b) { return compare(a, b) > 0; });
+  } catch (const comparison_too_deep& x) {
+    return I.fail(x.message);
+  }
   std::vector<std::vector<value>> keys(paths.size());
   for (std::size_t i = 0; i < paths.size(); ++i)
     paths[i].for_each_element([&](const value& k) { keys[i].push_back(k); });

@@ -104,6 +104,72 @@ void parser::unterminated(compile_error& e, int brackets, const char* what, std:
   e.more.push_back(std::move(m));
 }
 
+void parser::key_recovery(compile_error& e, int level, std::uint32_t start, bool brace_stops, bool pattern) {
+  if (e.message.rfind("syntax error", 0) != 0 || !e.more.empty() || brackets_at_error_ != level) return;
+  // bison's error token spans the symbols it pops, the offending token (even a ':' that ends the discarding at
+  // once) and every token it discards.
+  std::uint32_t end = start;
+  for (;;) {
+    const token& t = lex_.cur();
+    if (t.t == tok::colon) {
+      if (end == start) end = t.end;  // the offending token itself
+      break;
+    }
+    if (t.t == tok::eof || (brace_stops && t.t == tok::rbrace)) return;
+    if (t.t == tok::quote) {
+      if (!skip_string(end)) return;
+      continue;
+    }
+    end = t.t == tok::invalid ? t.start + 1 : t.end;
+    advance();
+  }
+  if (pattern) {
+    // bison's location of the rule: through the pattern after the ':'.
+    advance();
+    try {
+      parse_pattern();
+    } catch (compile_error&) {
+      return;
+    }
+    end = prev_end_;
+  }
+  compile_error m;
+  m.message = "May need parentheses around object key expression";
+  m.file = e.file;
+  locate(lex_.source(), start, m.line, m.column, m.source_line);
+  m.length = std::max(1, std::min(static_cast<int>(end - start), static_cast<int>(m.source_line.size()) - m.column + 1));
+  e.more.push_back(std::move(m));
+}
+
+bool parser::skip_string(std::uint32_t& end) {
+  std::string text;
+  for (;;) {
+    const piece p = lex_.string_piece(text);
+    text.clear();
+    if (p == piece::error) return false;
+    if (p == piece::end) {
+      end = lex_.pos();
+      advance();
+      return true;
+    }
+    lex_.push_open('(');
+    advance();
+    int depth = 0;
+    for (;;) {
+      const tok t = lex_.cur().t;
+      if (t == tok::eof) return false;
+      if (t == tok::quote) {
+        if (!skip_string(end)) return false;
+        continue;
+      }
+      if (t == tok::rparen && depth == 0) break;  // the end of the interpolation: the string goes on after it
+      if (t == tok::lparen) ++depth;
+      if (t == tok::rparen) --depth;
+      advance();
+    }
+  }
+}
+
 void parser::advance() {
   prev_start_ = lex_.cur().start;
   prev_end_ = lex_.cur().end;
@@ -824,7 +890,11 @@ node* parser::parse_string(const std::string& format, std::uint32_t start) {
         parts.push_back(lit);
         text.clear();
       }
+      const std::uint32_t quote_end = lex_.pos();
       advance();  // the token after the closing quote
+      // The last token consumed is the closing quote (jq's QQSTRING_END), not the last token lexed before it.
+      prev_start_ = quote_end - 1;
+      prev_end_ = quote_end;
       break;
     }
     // p == interp
@@ -886,75 +956,90 @@ node* parser::parse_object() {
   const std::uint32_t pos = lex_.cur().start;
   expect(tok::lbrace);
   node* obj = make(op::object, pos);
+  const int level = brackets_;
+  const std::uint32_t first = lex_.cur().start;
+  bool first_pair = true;
   while (!at(tok::rbrace)) {
     const token& t = lex_.cur();
     const std::uint32_t kpos = t.start;
     node* key = nullptr;
     node* val = nullptr;
-    if (t.t == tok::variable) {
-      std::string name = t.text;
-      advance();
-      node* var = make(op::var, kpos);
-      var->name = name;
-      var->end = prev_end_;
-      if (at(tok::colon)) {
+    bool complete = false;
+    try {
+      if (t.t == tok::variable) {
+        std::string name = t.text;
         advance();
-        key = var;
+        node* var = make(op::var, kpos);
+        var->name = name;
+        var->end = prev_end_;
+        if (at(tok::colon)) {
+          advance();
+          key = var;
+          val = parse_object_value();
+        } else {
+          key = make_literal(value::string(std::move(name)), kpos);
+          val = var;
+        }
+      } else if (t.t == tok::kw_loc) {
+        advance();
+        key = make_literal(value::string("__loc__"), kpos);
+        val = loc_literal(kpos);
+      } else if (t.t == tok::ident || is_keyword(t.t)) {
+        std::string name = t.t == tok::ident ? t.text : std::string(token_name(t.t));
+        advance();
+        key = make_literal(value::string(name), kpos);
+        if (at(tok::colon)) {
+          advance();
+          val = parse_object_value();
+        } else {
+          val = index_node(make(op::identity, kpos), make_literal(value::string(std::move(name)), kpos), kpos);
+        }
+      } else if (t.t == tok::quote || (t.t == tok::format)) {
+        if (t.t == tok::format) {
+          std::string fmt = t.text;
+          advance();
+          if (!at(tok::quote)) unexpected("QQSTRING_START");
+          key = parse_string(fmt, lex_.cur().start);
+        } else {
+          key = parse_string("text", kpos);
+        }
+        if (at(tok::colon)) {
+          advance();
+          val = parse_object_value();
+        } else {
+          val = index_node(make(op::identity, kpos), key, kpos);
+        }
+      } else if (t.t == tok::lparen) {
+        advance();
+        key = parse_pipe();
+        expect(tok::rparen, "'|' or ',' or ')'");
+        const std::uint32_t kend = prev_end_;
+        if (key->o == op::literal && !key->v.is_string()) {
+          fail_at(kpos + 1, kend - 1,
+                  std::string("Cannot use ") + key->v.type_name() + " (" + dump_trunc(key->v) + ") as object key");
+        }
+        expect(tok::colon, "':'");
         val = parse_object_value();
       } else {
-        key = make_literal(value::string(std::move(name)), kpos);
-        val = var;
+        unexpected();
       }
-    } else if (t.t == tok::kw_loc) {
-      advance();
-      key = make_literal(value::string("__loc__"), kpos);
-      val = loc_literal(kpos);
-    } else if (t.t == tok::ident || is_keyword(t.t)) {
-      std::string name = t.t == tok::ident ? t.text : std::string(token_name(t.t));
-      advance();
-      key = make_literal(value::string(name), kpos);
-      if (at(tok::colon)) {
+      obj->args.push_back(key);
+      obj->args.push_back(val);
+      complete = true;
+      if (at(tok::comma)) {
         advance();
-        val = parse_object_value();
-      } else {
-        val = index_node(make(op::identity, kpos), make_literal(value::string(std::move(name)), kpos), kpos);
+        first_pair = false;
+        continue;
       }
-    } else if (t.t == tok::quote || (t.t == tok::format)) {
-      if (t.t == tok::format) {
-        std::string fmt = t.text;
-        advance();
-        if (!at(tok::quote)) unexpected("QQSTRING_START");
-        key = parse_string(fmt, lex_.cur().start);
-      } else {
-        key = parse_string("text", kpos);
-      }
-      if (at(tok::colon)) {
-        advance();
-        val = parse_object_value();
-      } else {
-        val = index_node(make(op::identity, kpos), key, kpos);
-      }
-    } else if (t.t == tok::lparen) {
-      advance();
-      key = parse_pipe();
-      expect(tok::rparen, "'|' or ',' or ')'");
-      const std::uint32_t kend = prev_end_;
-      if (key->o == op::literal && !key->v.is_string()) {
-        fail_at(kpos + 1, kend - 1,
-                std::string("Cannot use ") + key->v.type_name() + " (" + dump_trunc(key->v) + ") as object key");
-      }
-      expect(tok::colon, "':'");
-      val = parse_object_value();
-    } else {
-      unexpected();
+      if (!at(tok::rbrace)) unexpected("'}'");
+    } catch (compile_error& e) {
+      // After a whole pair, bison has reduced every pair before it: it pops them all, back to the '{'.
+      if (complete)
+        key_recovery(e, level, first, true, false);
+      else
+        key_recovery(e, level, kpos, first_pair, false);
+      throw;
     }
-    obj->args.push_back(key);
-    obj->args.push_back(val);
-    if (at(tok::comma)) {
-      advance();
-      continue;
-    }
-    if (!at(tok::rbrace)) unexpected("'}'");
   }
   advance();
   return obj;
@@ -1008,52 +1093,62 @@ pattern* parser::parse_pattern() {
   if (at(tok::lbrace)) {
     p->k = pattern::object;
     advance();
+    const int level = brackets_;
+    const std::uint32_t first = lex_.cur().start;
     for (;;) {
       pattern::entry e;
       const token& t = lex_.cur();
       const std::uint32_t kpos = t.start;
-      if (t.t == tok::variable) {
-        pattern* v = arena_.make_pattern();
-        v->k = pattern::var;
-        v->name = t.text;
-        e.var = v;
-        e.key = make_literal(value::string(t.text), kpos);
-        advance();
-        if (at(tok::colon)) {
+      bool complete = false;
+      try {
+        if (t.t == tok::variable) {
+          pattern* v = arena_.make_pattern();
+          v->k = pattern::var;
+          v->name = t.text;
+          e.var = v;
+          e.key = make_literal(value::string(t.text), kpos);
           advance();
+          if (at(tok::colon)) {
+            advance();
+            e.sub = parse_pattern();
+          }
+        } else if (t.t == tok::ident || is_keyword(t.t)) {
+          std::string name = t.t == tok::ident ? t.text : std::string(token_name(t.t));
+          advance();
+          e.key = make_literal(value::string(std::move(name)), kpos);
+          expect(tok::colon, "':'");
           e.sub = parse_pattern();
+        } else if (t.t == tok::quote) {
+          e.key = parse_string("text", kpos);
+          expect(tok::colon, "':'");
+          e.sub = parse_pattern();
+        } else if (t.t == tok::lparen) {
+          advance();
+          e.key = parse_pipe();
+          expect(tok::rparen, "'|' or ',' or ')'");
+          const std::uint32_t kend = prev_end_;
+          if (e.key->o == op::literal && !e.key->v.is_string()) {
+            fail_at(kpos + 1, kend - 1,
+                    std::string("Cannot use ") + e.key->v.type_name() + " (" + dump_trunc(e.key->v) +
+                        ") as object key");
+          }
+          expect(tok::colon, "':'");
+          e.sub = parse_pattern();
+        } else {
+          unexpected();
         }
-      } else if (t.t == tok::ident || is_keyword(t.t)) {
-        std::string name = t.t == tok::ident ? t.text : std::string(token_name(t.t));
-        advance();
-        e.key = make_literal(value::string(std::move(name)), kpos);
-        expect(tok::colon, "':'");
-        e.sub = parse_pattern();
-      } else if (t.t == tok::quote) {
-        e.key = parse_string("text", kpos);
-        expect(tok::colon, "':'");
-        e.sub = parse_pattern();
-      } else if (t.t == tok::lparen) {
-        advance();
-        e.key = parse_pipe();
-        expect(tok::rparen, "'|' or ',' or ')'");
-        const std::uint32_t kend = prev_end_;
-        if (e.key->o == op::literal && !e.key->v.is_string()) {
-          fail_at(kpos + 1, kend - 1,
-                  std::string("Cannot use ") + e.key->v.type_name() + " (" + dump_trunc(e.key->v) +
-                      ") as object key");
+        p->entries.push_back(e);
+        complete = true;
+        if (at(tok::comma)) {
+          advance();
+          continue;
         }
-        expect(tok::colon, "':'");
-        e.sub = parse_pattern();
-      } else {
-        unexpected();
+        expect(tok::rbrace, "',' or '}'");
+      } catch (compile_error& x) {
+        // After a whole entry, bison has reduced the entries before it (ObjPats): it pops them all.
+        key_recovery(x, level, complete ? first : kpos, false, true);
+        throw;
       }
-      p->entries.push_back(e);
-      if (at(tok::comma)) {
-        advance();
-        continue;
-      }
-      expect(tok::rbrace, "',' or '}'");
       break;
     }
     return p;

@@ -87,6 +87,15 @@ class parser {
   // Adds jq's "Possibly unterminated 'what' statement" (from `start` to the offending token) to a syntax error
   // met after `then` / `catch` with `brackets` open there, unless a bracket or an inner statement took it.
   void unterminated(compile_error& e, int brackets, const char* what, std::uint32_t start);
+  // Adds jq's "May need parentheses around object key expression" to a syntax error met in an object construction
+  // or object pattern whose brackets are `level` (bison's rules `error ':' ExpD` / `error ':' Pattern`): the span
+  // runs from `start` (the first symbol bison pops) over the tokens it discards up to the next ':' (for a pattern,
+  // also over the pattern after it). No message when the discarding meets the end of the program first, or, with
+  // `brace_stops` (right after '{', where `'{' error '}'` applies too), a '}'.
+  void key_recovery(compile_error& e, int level, std::uint32_t start, bool brace_stops, bool pattern);
+  // Steps over the string literal whose opening quote is cur() (interpolations included) for key_recovery;
+  // false at a lexer error or the end of the program. `end` becomes the end of its closing quote.
+  bool skip_string(std::uint32_t& end);
   void eof_span(std::uint32_t& start, std::uint32_t& end) const;
 };
 

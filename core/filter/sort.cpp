@@ -75,7 +75,7 @@ int sort_keys::compare_generic(std::uint32_t i, std::uint32_t j) const {
   const std::uint32_t ni = offsets_[i + 1] - offsets_[i], nj = offsets_[j + 1] - offsets_[j];
   const std::uint32_t n = std::min(ni, nj);
   for (std::uint32_t t = 0; t < n; ++t) {
-    const int c = compare(keys_[offsets_[i] + t], keys_[offsets_[j] + t]);
+    const int c = compare(keys_[offsets_[i] + t], keys_[offsets_[j] + t], 1);
     if (c != 0) return c;
   }
   if (ni == nj) return 0;

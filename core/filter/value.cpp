@@ -584,7 +584,37 @@ std::vector<std::string> sorted_keys(const value& obj) {
   return keys;
 }
 
-int compare(const value& a, const value& b) {
+namespace {
+
+[[noreturn]] void too_deep(const char* message) { throw comparison_too_deep{message}; }
+
+// Whether comparing v with itself at nesting `depth` stays within jq's limit (jq's jv_cmp has no identity test,
+// so two references to one deep value fail as two copies would).
+bool compare_fits(const value& v, int depth) {
+  if (depth > k_max_compare_depth) return false;
+  bool ok = true;
+  if (v.is_array()) {
+    v.for_each_element([&](const value& x) {
+      if (ok) ok = compare_fits(x, depth + 1);
+    });
+  } else if (v.is_object()) {
+    if (depth + 1 > k_max_compare_depth || (v.length() > 0 && depth + 2 > k_max_compare_depth)) return false;
+    v.for_each_member([&](std::string_view, const value& x) {
+      if (ok) ok = compare_fits(x, depth + 1);
+    });
+  }
+  return ok;
+}
+
+void elements(const value& v, std::vector<value>& out) {
+  out.reserve(v.length());
+  v.for_each_element([&](const value& x) { out.push_back(x); });
+}
+
+}  // namespace
+
+int compare(const value& a, const value& b, int depth) {
+  if (depth > k_max_compare_depth) too_deep("Comparison too deep");
   const kind ka = a.type(), kb = b.type();
   if (ka != kb) return ka < kb ? -1 : 1;
   switch (ka) {
@@ -597,24 +627,22 @@ int compare(const value& a, const value& b) {
       return compare_strings(a.str(ta), b.str(tb));
     }
     case kind::array: {
-      if (a.same_storage(b)) return 0;
+      if (a.same_storage(b) && compare_fits(a, depth)) return 0;
       const std::uint32_t na = a.length(), nb = b.length();
       const std::uint32_t n = std::min(na, nb);
       if (a.is_owned_array() && b.is_owned_array()) {
         const auto& x = a.array_items();
         const auto& y = b.array_items();
         for (std::uint32_t i = 0; i < n; ++i) {
-          const int c = compare(x[i], y[i]);
+          const int c = compare(x[i], y[i], depth + 1);
           if (c != 0) return c;
         }
       } else {
         std::vector<value> x, y;
-        x.reserve(na);
-        y.reserve(nb);
-        a.for_each_element([&](const value& v) { x.push_back(v); });
-        b.for_each_element([&](const value& v) { y.push_back(v); });
+        elements(a, x);
+        elements(b, y);
         for (std::uint32_t i = 0; i < n; ++i) {
-          const int c = compare(x[i], y[i]);
+          const int c = compare(x[i], y[i], depth + 1);
           if (c != 0) return c;
         }
       }
@@ -622,8 +650,11 @@ int compare(const value& a, const value& b) {
       return na < nb ? -1 : 1;
     }
     case kind::object: {
-      if (a.same_storage(b)) return 0;
+      if (a.same_storage(b) && compare_fits(a, depth)) return 0;
+      // jq compares the arrays of sorted keys first, one level down (their strings two levels down).
+      if (depth + 1 > k_max_compare_depth) too_deep("Comparison too deep");
       const std::vector<std::string> ka_ = sorted_keys(a), kb_ = sorted_keys(b);
+      if (!ka_.empty() && !kb_.empty() && depth + 2 > k_max_compare_depth) too_deep("Comparison too deep");
       const std::size_t n = std::min(ka_.size(), kb_.size());
       for (std::size_t i = 0; i < n; ++i) {
         const int c = compare_strings(ka_[i], kb_[i]);
@@ -631,7 +662,7 @@ int compare(const value& a, const value& b) {
       }
       if (ka_.size() != kb_.size()) return ka_.size() < kb_.size() ? -1 : 1;
       for (const std::string& k : ka_) {
-        const int c = compare(a.member(k), b.member(k));
+        const int c = compare(a.member(k), b.member(k), depth + 1);
         if (c != 0) return c;
       }
       return 0;
@@ -640,7 +671,8 @@ int compare(const value& a, const value& b) {
   return 0;
 }
 
-bool equals(const value& a, const value& b) {
+bool equals(const value& a, const value& b, int depth) {
+  if (depth > k_max_compare_depth) too_deep("Equality check too deep");
   const kind ka = a.type();
   if (ka != b.type()) return false;
   switch (ka) {
@@ -653,24 +685,45 @@ bool equals(const value& a, const value& b) {
       std::string ta;
       return b.string_equals(a.str(ta));
     }
-    case kind::array:
-    case kind::object:
+    case kind::array: {
+      if (a.same_storage(b)) return true;
+      const std::uint32_t n = a.length();
+      if (n != b.length()) return false;
+      if (a.is_owned_array() && b.is_owned_array()) {
+        const auto& x = a.array_items();
+        const auto& y = b.array_items();
+        for (std::uint32_t i = 0; i < n; ++i)
+          if (!equals(x[i], y[i], depth + 1)) return false;
+        return true;
+      }
+      std::vector<value> x, y;
+      elements(a, x);
+      elements(b, y);
+      for (std::uint32_t i = 0; i < n; ++i)
+        if (!equals(x[i], y[i], depth + 1)) return false;
+      return true;
+    }
+    case kind::object: {
       if (a.same_storage(b)) return true;
       if (a.length() != b.length()) return false;
-      if (ka == kind::object) {
-        bool eq = true;
-        a.for_each_member([&](std::string_view k, const value& v) {
-          if (!eq) return;
-          bool found = false;
-          value w = b.member(k, &found);
-          if (!found || !equals(v, w)) eq = false;
-        });
-        // Views may hold duplicate keys (length counts them): fall back to the full order then.
-        if (eq) return true;
-        if (a.is_view() || b.is_view()) return compare(a, b) == 0;
-        return false;
+      bool eq = true;
+      a.for_each_member([&](std::string_view k, const value& v) {
+        if (!eq) return;
+        bool found = false;
+        value w = b.member(k, &found);
+        if (!found || !equals(v, w, depth + 1)) eq = false;
+      });
+      // Views may hold duplicate keys (length counts them): fall back to the full order then.
+      if (eq) return true;
+      if (a.is_view() || b.is_view()) {
+        try {
+          return compare(a, b, depth) == 0;
+        } catch (const comparison_too_deep&) {
+          too_deep("Equality check too deep");
+        }
       }
-      return compare(a, b) == 0;
+      return false;
+    }
   }
   return false;
 }

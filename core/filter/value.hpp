@@ -304,10 +304,22 @@ void value::for_each_member(F&& f) const {
   }
 }
 
+// jq 1.8.2's limit on the nesting of compared values (MAX_CMP_DEPTH, MAX_EQUAL_DEPTH): a comparison that reaches
+// deeper fails with `message` ("Comparison too deep", "Equality check too deep") instead of recursing on. Thrown
+// by compare and equals; the operations that compare catch it and fail with the message.
+constexpr int k_max_compare_depth = 10000;
+struct comparison_too_deep {
+  const char* message;
+};
+
 // jq's total order: null < false < true < numbers < strings < arrays < objects; arrays lexicographic, objects by
-// sorted key sets then values in key order. Returns <0, 0, >0.
-int compare(const value& a, const value& b);
-bool equals(const value& a, const value& b);
+// sorted key sets then values in key order. Returns <0, 0, >0. `depth` is the nesting of a and b in the values
+// compared (jq counts the key arrays of objects one level below them); past k_max_compare_depth it throws
+// comparison_too_deep, as jq does even for the same value on both sides.
+int compare(const value& a, const value& b, int depth = 0);
+// jq's equality (the same as compare(a, b) == 0); throws comparison_too_deep past k_max_compare_depth, but
+// identical containers are equal at once (jq's pointer test).
+bool equals(const value& a, const value& b, int depth = 0);
 
 // Compact JSON text (jq's tojson): literals as written, computed numbers shortest.
 std::string to_json(const value& v);

@@ -82,31 +82,6 @@ bool agree(const engine& e, const std::vector<double>& values, std::vector<char>
   return run(e, values, buf) > 0;
 }
 
-std::vector<double> numbers_of(const std::string& text) {
-  std::vector<double> out;
-  const char* p = text.data();
-  const char* end = p + text.size();
-  bool in_string = false;
-  while (p < end) {
-    const char c = *p;
-    if (in_string) {
-      if (c == '\\') ++p;
-      if (c == '"') in_string = false;
-      ++p;
-    } else if (c == '"') {
-      in_string = true;
-      ++p;
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      char* stop = nullptr;
-      out.push_back(std::strtod(p, &stop));
-      p = stop > p ? stop : p + 1;
-    } else {
-      ++p;
-    }
-  }
-  return out;
-}
-
 // The number literals of a JSON text, as views into it.
 std::vector<std::string_view> literals_of(const std::string& text) {
   std::vector<std::string_view> out;
@@ -130,6 +105,12 @@ std::vector<std::string_view> literals_of(const std::string& text) {
       ++p;
     }
   }
+  return out;
+}
+
+std::vector<double> numbers_of(const std::string& text) {
+  std::vector<double> out;
+  for (std::string_view l : literals_of(text)) out.push_back(std::strtod(std::string(l).c_str(), nullptr));
   return out;
 }
 

@@ -146,6 +146,14 @@ struct vector_kernels {
   }
 }
 
+// The flags of a string body [p, q) that stage 1 found to hold a backslash or DEL; false when an escape is invalid.
+[[gnu::always_inline]] inline bool special_string_flags(const char* p, const char* q, std::uint8_t& flags) noexcept {
+  bool recoded;
+  if (!escapes_valid(p, q, recoded)) return false;
+  flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
+  return true;
+}
+
 // Four bytes as one integer: a literal is checked with one compare.
 [[gnu::always_inline]] inline std::uint32_t load4(const char* p) noexcept {
   std::uint32_t v;
@@ -646,9 +654,7 @@ value:
       std::uint8_t flags = 0;
       if (tp[-1] == *sp) [[unlikely]] {  // holds a backslash or DEL: check the escapes like parse_impl
         ++sp;
-        bool recoded;
-        if (!escapes_valid(p + 1, q, recoded)) goto give_up;
-        flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
+        if (!special_string_flags(p + 1, q, flags)) goto give_up;
         string_flags |= flags;
       }
       put_node(nodes + n, kind::string, flags, off(p + 1), static_cast<std::uint32_t>(q - p - 1), n + 1);
@@ -714,9 +720,7 @@ key_string:
     std::uint8_t flags = 0;
     if (tp[-1] == *sp) [[unlikely]] {
       ++sp;
-      bool recoded;
-      if (!escapes_valid(s, q, recoded)) goto give_up;
-      flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
+      if (!special_string_flags(s, q, flags)) goto give_up;
       string_flags |= flags;
     }
     const auto len = static_cast<std::uint32_t>(q - s);

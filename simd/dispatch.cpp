@@ -136,17 +136,34 @@ int cpu_bits() noexcept {
   return bits;
 }
 
-int choose_utf8(mode m) noexcept {
-  if (m == mode::portable) return k_kernel_count - 1;
-  if (m == mode::force_ssse3) {
-    // Trust the user and skip the CPU check. Builds without an SSSE3 kernel fall through to automatic.
-    for (int i = 0; i < k_kernel_count; ++i)
-      if (k_utf8_kernels[i].level == isa::ssse3) return i;
-  }
+// Which kernel of a table (best first, the last one portable) a mode uses: --no-simd the last; --force-ssse3 the
+// SSSE3 one without asking the CPU (a table without one: as automatic); else the first one runs(i, cpu bits) allows.
+template <class LevelOf, class Runs>
+int choose_kernel(mode m, int count, LevelOf level_of, Runs runs) noexcept {
+  if (m == mode::portable) return count - 1;
+  if (m == mode::force_ssse3)
+    for (int i = 0; i < count; ++i)
+      if (level_of(i) == isa::ssse3) return i;
   const int bits = cpu_bits();
-  for (int i = 0; i < k_kernel_count; ++i)
-    if (bits & isa_bit(k_utf8_kernels[i].level)) return i;
-  return k_kernel_count - 1;
+  for (int i = 0; i < count; ++i)
+    if (runs(i, bits)) return i;
+  return count - 1;
+}
+
+int choose_utf8(mode m) noexcept {
+  return choose_kernel(
+      m, k_kernel_count, [](int i) { return k_utf8_kernels[i].level; },
+      [](int i, int bits) { return (bits & isa_bit(k_utf8_kernels[i].level)) != 0; });
+}
+
+// Whether this CPU runs a kernel of `level` built on 64-bit block masks (stage 1, minify): the AVX-512 and AVX2 ones
+// also need carry-less multiply, POPCNT and BMI (and VBMI2 for VPCOMPRESSB), see detect_cpu.
+bool mask_kernel_runs(isa level, int bits) noexcept {
+#if JVIEW_X86_KERNELS
+  if (level == isa::avx512) return (bits & k_cpu_stage1_avx512) != 0;
+  if (level == isa::avx2) return (bits & k_cpu_stage1_avx2) != 0;
+#endif
+  return (bits & isa_bit(level)) != 0;
 }
 
 // Why a kernel of `level` runs in mode `m`: the words that describe_kernels() puts in parentheses.
@@ -207,12 +224,7 @@ std::span<const kernel_set> all_utf8_kernels() noexcept { return k_utf8_kernels;
 
 namespace {
 bool stage1_runs(int i, int bits) noexcept {
-  if (k_stage1_kernels[i].index == nullptr) return true;
-#if JVIEW_X86_KERNELS
-  if (k_stage1_levels[i] == isa::avx512) return (bits & k_cpu_stage1_avx512) != 0;
-  if (k_stage1_levels[i] == isa::avx2) return (bits & k_cpu_stage1_avx2) != 0;
-#endif
-  return (bits & isa_bit(k_stage1_levels[i])) != 0;
+  return k_stage1_kernels[i].index == nullptr || mask_kernel_runs(k_stage1_levels[i], bits);
 }
 }  // namespace
 
@@ -247,22 +259,10 @@ std::size_t structural_kernels(const stage1_kernel** out, std::size_t max) noexc
 }
 
 namespace {
-bool minify_runs(int i, int bits) noexcept {
-#if JVIEW_X86_KERNELS
-  if (k_minify_levels[i] == isa::avx512) return (bits & k_cpu_stage1_avx512) != 0;
-#endif
-  return (bits & isa_bit(k_minify_levels[i])) != 0;
-}
+bool minify_runs(int i, int bits) noexcept { return mask_kernel_runs(k_minify_levels[i], bits); }
 
 int choose_minify(mode m) noexcept {
-  if (m == mode::portable) return k_minify_count - 1;
-  if (m == mode::force_ssse3)
-    for (int i = 0; i < k_minify_count; ++i)
-      if (k_minify_levels[i] == isa::ssse3) return i;
-  const int bits = cpu_bits();
-  for (int i = 0; i < k_minify_count; ++i)
-    if (minify_runs(i, bits)) return i;
-  return k_minify_count - 1;
+  return choose_kernel(m, k_minify_count, [](int i) { return k_minify_levels[i]; }, &minify_runs);
 }
 }  // namespace
 

@@ -44,4 +44,9 @@ JVIEW_KERNEL_FN char* detail::minify_avx512(const unsigned char* p, std::size_t 
 }
 
 }  // namespace jview::simd
+
+#undef JVIEW_KERNEL_FN
+#undef JVIEW_KERNEL_INLINE
+#undef JVIEW_BLOCK_BITS_CLMUL
+#undef JVIEW_KERNEL_TARGET
 #endif

@@ -86,4 +86,8 @@ JVIEW_KERNEL_FN char* detail::minify_ssse3(const unsigned char* p, std::size_t b
 }
 
 }  // namespace jview::simd
+
+#undef JVIEW_KERNEL_FN
+#undef JVIEW_KERNEL_INLINE
+#undef JVIEW_BLOCK_BITS_CLMUL
 #endif

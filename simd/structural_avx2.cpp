@@ -101,5 +101,6 @@ JVIEW_KERNEL_FN bool detail::stage1_avx2(const unsigned char* p, const char* src
 
 #undef JVIEW_KERNEL_FN
 #undef JVIEW_KERNEL_INLINE
+#undef JVIEW_BLOCK_BITS_CLMUL
 #undef JVIEW_KERNEL_TARGET
 #endif

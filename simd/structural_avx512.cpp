@@ -111,5 +111,6 @@ JVIEW_KERNEL_FN bool detail::stage1_avx512(const unsigned char* p, const char* s
 
 #undef JVIEW_KERNEL_FN
 #undef JVIEW_KERNEL_INLINE
+#undef JVIEW_BLOCK_BITS_CLMUL
 #undef JVIEW_KERNEL_TARGET
 #endif

@@ -82,4 +82,5 @@ bool detail::stage1_sse2(const unsigned char* p, const char* src, std::size_t bl
 
 #undef JVIEW_KERNEL_FN
 #undef JVIEW_KERNEL_INLINE
+#undef JVIEW_BLOCK_BITS_CLMUL
 #endif

@@ -43,7 +43,7 @@ node* document::reserve(std::size_t count) {
   }
   // Untouched pages cost nothing (MAP_NORESERVE) and a reused document keeps its arena; but the reservation counts
   // against `ulimit -v`, so the parser asks for a part of the worst case and grows the arena when a value needs more.
-  // From half a MiB of nodes up the arena is on huge pages (simd/pages.hpp: fresh 4 KiB pages cost far more).
+  // From 1 MiB of nodes up the arena is on huge pages (simd/pages.hpp: fresh 4 KiB pages cost far more).
   void* mem = simd::map_pages(count * sizeof(node));
   if (mem == nullptr) throw std::bad_alloc();
   release();

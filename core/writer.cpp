@@ -328,22 +328,14 @@ void writer::empty_container(kind k) {
 // outside strings, by the minify kernel, 64 KiB at a time (the output buffer stays one chunk).
 void writer::minified(std::string_view text) {
   const simd::minify_fn minify = simd::minify_kernel_for_cpu().run;
-  constexpr std::size_t k_step_blocks = 1024;
+  constexpr std::size_t k_step = 64 * 1024;  // a multiple of 64: only the last step has a partial block
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  std::size_t blocks = text.size() / 64;
   simd::minify_state st;
-  while (blocks != 0) {
-    const std::size_t step = std::min(blocks, k_step_blocks);
-    out_.commit(minify(p, step, out_.reserve(step * 64 + 64), st));
-    p += step * 64;
-    blocks -= step;
-  }
-  if (const std::size_t rest = text.size() % 64) {
-    // The last partial block from a copy padded with spaces (dropped: past the value, no string is open).
-    alignas(64) unsigned char tail[64];
-    std::memset(tail, ' ', sizeof tail);
-    std::memcpy(tail, p, rest);
-    out_.commit(minify(tail, 1, out_.reserve(128), st));
+  for (std::size_t left = text.size(); left != 0;) {
+    const std::size_t n = std::min(left, k_step);
+    out_.commit(simd::minify_bytes(minify, p, n, out_.reserve(n + 64), st));
+    p += n;
+    left -= n;
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace jview::simd {
 
@@ -18,6 +19,19 @@ struct minify_state {
 // strings; returns the end of what it wrote. The blocks are (part of) valid JSON text, so the only bytes below 0x21
 // outside strings are whitespace. out needs room for blocks * 64 bytes plus 64 (whole-vector stores).
 using minify_fn = char* (*)(const unsigned char* p, std::size_t blocks, char* out, minify_state& st) noexcept;
+
+// Minifies `len` bytes from p with fn: the whole blocks in place, the last partial one from a copy padded with spaces
+// (which are dropped: the text ends outside a string). out needs room for len + 64 bytes. Returns the end.
+inline char* minify_bytes(minify_fn fn, const unsigned char* p, std::size_t len, char* out, minify_state& st) noexcept {
+  out = fn(p, len / 64, out, st);
+  if (const std::size_t rest = len % 64) {
+    alignas(64) unsigned char tail[64];
+    std::memset(tail, ' ', sizeof tail);
+    std::memcpy(tail, p + len - rest, rest);
+    out = fn(tail, 1, out, st);
+  }
+  return out;
+}
 
 struct minify_kernel {
   const char* name;  // "avx512", "ssse3", "portable"

@@ -45,18 +45,11 @@ std::uint64_t digest(const char* p, std::size_t n) {
   for (std::size_t i = 0; i < n; i += 4093) h = h * 31 + static_cast<unsigned char>(p[i]);
   return n == 0 ? h : h * 31 + static_cast<unsigned char>(p[n - 1]);
 }
-// As the writer drives the kernels (core/writer.cpp): whole blocks, then the last partial one padded with spaces.
+// As the writer drives the kernels (core/writer.cpp: simd::minify_bytes).
 std::uint64_t minify_jview(const void* k, const std::string& s, std::string& out) {
-  const auto run = static_cast<const minify_kernel*>(k)->run;
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   jview::simd::minify_state st;
-  char* o = run(p, s.size() / 64, out.data(), st);
-  if (const std::size_t rest = s.size() % 64) {
-    alignas(64) unsigned char tail[64];
-    std::memset(tail, ' ', sizeof tail);
-    std::memcpy(tail, p + s.size() / 64 * 64, rest);
-    o = run(tail, 1, o, st);
-  }
+  const char* o = jview::simd::minify_bytes(static_cast<const minify_kernel*>(k)->run,
+                                            reinterpret_cast<const unsigned char*>(s.data()), s.size(), out.data(), st);
   return digest(out.data(), static_cast<std::size_t>(o - out.data()));
 }
 std::uint64_t minify_simdjson(const void*, const std::string& s, std::string& out) {

@@ -208,6 +208,16 @@ class stream_events::failed_walk {
     state_ = state::comma_or_close;
   }
 
+  // The closing bracket of an empty container at p_: its leaf event (none for the top level, which has no path).
+  void close_empty(filter::value empty) {
+    ++p_;
+    levels_.pop_back();
+    path_.pop_back();
+    if (levels_.empty()) return void(done_ = true);
+    emit_leaf(std::move(empty));
+    state_ = state::comma_or_close;
+  }
+
   // One token.
   void step() {
     skip_ws();
@@ -215,15 +225,7 @@ class stream_events::failed_walk {
     const char c = *p_;
     switch (state_) {
       case state::first_value:
-        if (c == ']') {
-          ++p_;
-          levels_.pop_back();
-          path_.pop_back();
-          if (levels_.empty()) return void(done_ = true);
-          emit_leaf(filter::value::empty_array());
-          state_ = state::comma_or_close;
-          return;
-        }
+        if (c == ']') return close_empty(filter::value::empty_array());
         [[fallthrough]];
       case state::value: {
         if (c == '[' || c == '{') {
@@ -253,15 +255,7 @@ class stream_events::failed_walk {
         return;
       }
       case state::first_key:
-        if (c == '}') {
-          ++p_;
-          levels_.pop_back();
-          path_.pop_back();
-          if (levels_.empty()) return void(done_ = true);
-          emit_leaf(filter::value::empty_object());
-          state_ = state::comma_or_close;
-          return;
-        }
+        if (c == '}') return close_empty(filter::value::empty_object());
         [[fallthrough]];
       case state::key:
         if (c != '"' || !string(key_)) return fail();

@@ -137,7 +137,7 @@ class input_stream final : public filter::input_provider {
     return fmt::format("{}:{}", name_, current_line());
   }
   std::uint64_t current_line() const override {
-    if (!reader_) return last_line_;
+    if (!reader_) return finished_ ? finished_->current_line() - 1 : 0;
     return o_.raw_input ? reader_->current_line() - 1 : reader_->lines_read();
   }
 
@@ -162,14 +162,15 @@ class input_stream final : public filter::input_provider {
       r->set_record_separators(o_.seq);
       name_ = r->name();
       opened_ = true;
+      finished_.reset();
       reader_ = std::move(r);
       return true;
     }
     return false;
   }
   void close_reader() {
-    last_line_ = reader_->current_line() - 1;
-    reader_.reset();
+    // Kept, not counted: only an error or input_line_number after the last input asks for its lines.
+    finished_ = std::move(reader_);
   }
   void io_failed() {
     out_.flush();
@@ -208,7 +209,7 @@ class input_stream final : public filter::input_provider {
   bool in_program_ = false;
   std::string pending_error_;  // a parse error met by `input` / `inputs`, for take_error
   std::string name_ = "<stdin>";
-  std::uint64_t last_line_ = 0;  // lines of the last file read to its end (for errors after it)
+  std::unique_ptr<value_reader> finished_;  // the last input read to its end (its lines, for errors after it)
   bool opened_ = false;
   int status_ = exit_ok;
 };

@@ -13,6 +13,7 @@
 #include <new>
 
 #include "simd/boundary_scan.hpp"
+#include "simd/byte_count.hpp"
 #include "simd/pages.hpp"
 
 namespace jview {
@@ -147,14 +148,13 @@ void value_reader::open_fd(int fd, std::string name) {
 }
 
 void value_reader::count_lines(const char* from, const char* to) {
-  // Newlines with memchr; characters only on the last line, the one the column is on.
+  // Newlines counted by vector compares (whole files: a pretty-printed one has a line every 30-40 bytes); characters
+  // only on the last line, the one the column is on.
   const char* line = from;
-  for (const char* p = from; p < to;) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(to - p)));
-    if (nl == nullptr) break;
-    ++lines_before_;
+  if (const std::size_t n = simd::count_byte(from, to, '\n', !parser_.options().portable); n != 0) {
+    lines_before_ += n;
     col_chars_ = 0;
-    p = line = nl + 1;
+    line = static_cast<const char*>(memrchr(from, '\n', static_cast<std::size_t>(to - from))) + 1;
   }
   // Characters = bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
   std::uint64_t chars = static_cast<std::uint64_t>(to - line);

@@ -2,29 +2,21 @@
 // g i x n s p l), giving jq's match objects: offsets and lengths in code points, captures with names.
 // `_match_impl(re; flags; test)` is the native under match/test/capture/scan/split/splits (prelude.cpp);
 // sub/gsub are native here because their replacement is a filter run on each match's capture object.
-#include <oniguruma.h>
-
 #include <cstring>
-#include <mutex>
 
 #include "core/filter/builtins.hpp"
+#include "core/filter/onig_library.hpp"
 
 namespace jview::filter::detail {
 
 namespace {
 
-void onig_init_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    OnigEncoding enc = ONIG_ENCODING_UTF8;
-    onig_initialize(&enc, 1);
-  });
-}
-
+// A compiled expression and the library it came from.
 struct regex_holder {
+  const onig_library* lib = nullptr;
   regex_t* re = nullptr;
   ~regex_holder() {
-    if (re != nullptr) onig_free(re);
+    if (re != nullptr) lib->free(re);
   }
 };
 
@@ -55,13 +47,15 @@ st parse_flags(interp& I, const value& flags, match_options& mo) {
 }
 
 st compile_regex(interp& I, std::string_view pattern, const match_options& mo, regex_holder& h) {
-  onig_init_once();
+  std::string why;
+  h.lib = onig(why);
+  if (h.lib == nullptr) return I.fail("regular expressions need Oniguruma: " + why);
   OnigErrorInfo einfo;
   const auto* p = reinterpret_cast<const OnigUChar*>(pattern.data());
-  const int r = onig_new(&h.re, p, p + pattern.size(), mo.options, ONIG_ENCODING_UTF8, ONIG_SYNTAX_PERL_NG, &einfo);
+  const int r = h.lib->compile(&h.re, p, p + pattern.size(), mo.options, h.lib->utf8, h.lib->perl_ng, &einfo);
   if (r != ONIG_NORMAL) {
     OnigUChar buf[ONIG_MAX_ERROR_MESSAGE_LEN];
-    onig_error_code_to_str(buf, r, &einfo);
+    h.lib->error_text(buf, r, &einfo);
     h.re = nullptr;
     return I.fail(std::string(pattern) + " (at offset " + std::to_string(einfo.par == nullptr ? 0 : 0) +
                   ") is not a valid regex: " + reinterpret_cast<const char*>(buf));
@@ -85,14 +79,16 @@ int name_cb(const OnigUChar* name, const OnigUChar* name_end, int ngroups, int* 
 }
 
 // All matches of `re` in s (one unless global) as jq's match objects; `spans` (optional) gets their byte ranges.
-st run_matches(interp& I, std::string_view s, regex_t* re, bool global, bool test_only, std::vector<value>& out,
+st run_matches(interp& I, std::string_view s, const regex_holder& h, bool global, bool test_only, std::vector<value>& out,
                bool& matched, std::vector<std::pair<std::size_t, std::size_t>>* spans = nullptr) {
   matched = false;
   capture_names cn;
-  const int ngroups = onig_number_of_captures(re);
+  const onig_library& L = *h.lib;
+  regex_t* re = h.re;
+  const int ngroups = L.captures(re);
   cn.names.resize(static_cast<std::size_t>(ngroups) + 1);
-  onig_foreach_name(re, name_cb, &cn);
-  OnigRegion* region = onig_region_new();
+  L.foreach_name(re, name_cb, &cn);
+  OnigRegion* region = L.region_new();
   const auto* start = reinterpret_cast<const OnigUChar*>(s.data());
   const auto* end = start + s.size();
   std::size_t pos = 0;
@@ -109,11 +105,11 @@ st run_matches(interp& I, std::string_view s, regex_t* re, bool global, bool tes
   };
   st result = st::ok;
   while (pos <= s.size()) {
-    const int r = onig_search(re, start, end, start + pos, end, region, ONIG_OPTION_NONE);
+    const int r = L.search(re, start, end, start + pos, end, region, ONIG_OPTION_NONE);
     if (r == ONIG_MISMATCH) break;
     if (r < 0) {
       OnigUChar buf[ONIG_MAX_ERROR_MESSAGE_LEN];
-      onig_error_code_to_str(buf, r);
+      L.error_text(buf, r);
       result = I.fail(std::string("Regex failure: ") + reinterpret_cast<const char*>(buf));
       break;
     }
@@ -162,7 +158,7 @@ st run_matches(interp& I, std::string_view s, regex_t* re, bool global, bool tes
       pos = me;
     }
   }
-  onig_region_free(region, 1);
+  L.region_free(region, 1);
   return result;
 }
 
@@ -185,7 +181,7 @@ st f_match_impl(interp& I, const value& in, const value* args, value& out) {
   std::string_view str = in.str(tmp);
   std::vector<value> ms;
   bool matched = false;
-  s = run_matches(I, str, h.re, mo.global, test, ms, matched);
+  s = run_matches(I, str, h, mo.global, test, ms, matched);
   if (s != st::ok) return s;
   if (test)
     out = value::boolean(matched);
@@ -207,7 +203,7 @@ st sub_impl(interp& I, const node* call, const value& in, const value& re, const
   std::vector<value> ms;
   std::vector<std::pair<std::size_t, std::size_t>> spans;
   bool matched = false;
-  s = run_matches(I, str, h.re, mo.global, false, ms, matched, &spans);
+  s = run_matches(I, str, h, mo.global, false, ms, matched, &spans);
   if (s != st::ok) return s;
   if (ms.empty()) return k(in);
   std::vector<std::string> results;

@@ -7,14 +7,60 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <string_view>
+#include <vector>
 
 #include "cli/exit_code.hpp"
 #include "cli/sink.hpp"
 #include "simd/kernels.hpp"
 
 namespace jview::cli {
+
+namespace {
+
+// The option names the arguments could refer to, over-approximated: "--NAME" and "--NAME=..." name the long option
+// NAME; "-xyz" may hold the short options x, y and z (a group of flags, or -Lvalue). An option outside this set can
+// match no argument, so leaving it out of the parser changes nothing -- except --help, which lists them all.
+class argv_names {
+ public:
+  argv_names(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view a = argv[i];
+      if (a.size() > 2 && a[0] == '-' && a[1] == '-') {
+        longs_.push_back(a.substr(2, a.find('=') == std::string_view::npos ? std::string_view::npos : a.find('=') - 2));
+      } else if (a.size() > 1 && a[0] == '-') {
+        for (const char c : a.substr(1))
+          if (static_cast<unsigned char>(c) < 128) shorts_[static_cast<unsigned char>(c)] = true;
+      }
+    }
+    all_ = shorts_[static_cast<unsigned char>('h')] || std::find(longs_.begin(), longs_.end(), "help") != longs_.end();
+  }
+  // names: CLI11's "-x,--long" list.
+  bool may_name(std::string_view names) const {
+    if (all_) return true;
+    while (!names.empty()) {
+      const std::size_t comma = names.find(',');
+      const std::string_view n = names.substr(0, comma);
+      if (n.size() > 2 && n[1] == '-') {
+        if (std::find(longs_.begin(), longs_.end(), n.substr(2)) != longs_.end()) return true;
+      } else if (n.size() == 2 && shorts_[static_cast<unsigned char>(n[1])]) {
+        return true;
+      }
+      names = comma == std::string_view::npos ? std::string_view() : names.substr(comma + 1);
+    }
+    return false;
+  }
+
+ private:
+  std::vector<std::string_view> longs_;
+  bool shorts_[128] = {};
+  bool all_ = false;
+};
+
+}  // namespace
 
 int parse_command_line(int argc, char** argv, options& o) {
   CLI::App app{"jview: a jq-compatible JSON processor over a zero-copy view", "jview"};
@@ -25,44 +71,60 @@ int parse_command_line(int argc, char** argv, options& o) {
   std::string numbers = "source";
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
 
-  app.add_flag("--version,-V", version, "print the version and the kernels chosen for this CPU");
-  CLI::Option* compact_opt = app.add_flag("-c,--compact-output", compact, "compact output");
-  app.add_flag("-n,--null-input", o.null_input, "use null as the single input (read inputs with input/inputs)");
-  app.add_flag("-s,--slurp", o.slurp, "read all inputs into one array");
-  app.add_flag("-R,--raw-input", o.raw_input, "each input line is a string (with -s: the whole input)");
-  app.add_flag("-r,--raw-output", o.raw_output, "write strings without quotes");
-  app.add_flag("-j,--join-output", o.join_output, "like -r, without a newline after each output");
-  app.add_flag("--raw-output0", o.raw_output0, "like -r, with a NUL after each output");
-  app.add_flag("-a,--ascii-output", ascii, "write non-ASCII characters as \\uXXXX escapes");
-  app.add_flag("-S,--sort-keys", sort_keys, "sort object keys");
-  app.add_flag("-C,--color-output", color_on, "colour the output (JQ_COLORS sets the colours)");
-  app.add_flag("-M,--monochrome-output", color_off, "no colour");
-  CLI::Option* tab_opt = app.add_flag("--tab", tab, "indent with one tab per level");
-  CLI::Option* indent_opt = app.add_option("--indent", indent, "indent with N spaces per level (0-7; -1: a tab)");
-  app.add_flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
-  app.add_flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
-  app.add_flag("--unbuffered", o.unbuffered, "flush after each output");
-  app.add_flag("--stream", o.stream, "read each input as [path, leaf] and [path] events, as jq --stream");
-  app.add_flag("--stream-errors", o.stream_errors, "like --stream; a parse error is the event [message, path]");
-  app.add_option("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_option("--rawfile", rawfile_pairs, "NAME FILE: $NAME is FILE's text")->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  app.add_flag("--args", args_mode, "remaining arguments are positional string arguments ($ARGS.positional)");
-  app.add_flag("--jsonargs", jsonargs_mode, "remaining arguments are positional JSON arguments");
-  app.add_option("-f,--from-file", o.from_file, "read the filter from FILE");
-  app.add_option("-L,--library-path", o.library_paths, "search DIR for modules")->allow_extra_args(false);
-  app.add_option("--numbers", numbers, "source: numbers as written (default); shortest: shortest round-trip doubles")
-      ->check(CLI::IsMember({"source", "shortest"}));
-  app.add_option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
-  app.add_flag("--replace-invalid-utf8", o.parse.replace_invalid_utf8,
+  // Start-up: CLI11 compares each new option with every one added before it (two thirds of the instructions of
+  // `jview -n 1` went there for these 38 options), so only the options the arguments can name are added
+  // (argv_names); all of them for --help.
+  const argv_names named(argc, argv);
+  auto flag = [&](const char* names, bool& var, const char* what) -> CLI::Option* {
+    return named.may_name(names) ? app.add_flag(names, var, what) : nullptr;
+  };
+  auto option = [&](const char* names, auto& var, const char* what) -> CLI::Option* {
+    return named.may_name(names) ? app.add_option(names, var, what) : nullptr;
+  };
+  auto pairs = [&](const char* names, std::vector<std::string>& var, const char* what) {
+    if (CLI::Option* opt = option(names, var, what))
+      opt->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  flag("--version,-V", version, "print the version and the kernels chosen for this CPU");
+  CLI::Option* compact_opt = flag("-c,--compact-output", compact, "compact output");
+  flag("-n,--null-input", o.null_input, "use null as the single input (read inputs with input/inputs)");
+  flag("-s,--slurp", o.slurp, "read all inputs into one array");
+  flag("-R,--raw-input", o.raw_input, "each input line is a string (with -s: the whole input)");
+  flag("-r,--raw-output", o.raw_output, "write strings without quotes");
+  flag("-j,--join-output", o.join_output, "like -r, without a newline after each output");
+  flag("--raw-output0", o.raw_output0, "like -r, with a NUL after each output");
+  flag("-a,--ascii-output", ascii, "write non-ASCII characters as \\uXXXX escapes");
+  flag("-S,--sort-keys", sort_keys, "sort object keys");
+  flag("-C,--color-output", color_on, "colour the output (JQ_COLORS sets the colours)");
+  flag("-M,--monochrome-output", color_off, "no colour");
+  CLI::Option* tab_opt = flag("--tab", tab, "indent with one tab per level");
+  CLI::Option* indent_opt = option("--indent", indent, "indent with N spaces per level (0-7; -1: a tab)");
+  flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
+  flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
+  flag("--unbuffered", o.unbuffered, "flush after each output");
+  flag("--stream", o.stream, "read each input as [path, leaf] and [path] events, as jq --stream");
+  flag("--stream-errors", o.stream_errors, "like --stream; a parse error is the event [message, path]");
+  pairs("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE");
+  pairs("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value");
+  pairs("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values");
+  pairs("--rawfile", rawfile_pairs, "NAME FILE: $NAME is FILE's text");
+  flag("--args", args_mode, "remaining arguments are positional string arguments ($ARGS.positional)");
+  flag("--jsonargs", jsonargs_mode, "remaining arguments are positional JSON arguments");
+  option("-f,--from-file", o.from_file, "read the filter from FILE");
+  if (CLI::Option* opt = option("-L,--library-path", o.library_paths, "search DIR for modules"))
+    opt->allow_extra_args(false);
+  if (CLI::Option* opt = option("--numbers", numbers,
+                                "source: numbers as written (default); shortest: shortest round-trip doubles"))
+    opt->check(CLI::IsMember({"source", "shortest"}));
+  option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
+  flag("--replace-invalid-utf8", o.parse.replace_invalid_utf8,
                "replace invalid UTF-8 in strings by U+FFFD (jq's behaviour) instead of failing");
-  app.add_flag("--strict", o.parse.single_value,
+  flag("--strict", o.parse.single_value,
                "each input must be exactly one JSON text (RFC 8259): no value, or a second one, is an error");
-  app.add_flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN line per invalid file");
-  app.add_flag("--utf8", o.utf8, "validate any files as strict UTF-8");
-  app.add_flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
-  app.add_flag("--force-ssse3", o.force_ssse3,
+  flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN line per invalid file");
+  flag("--utf8", o.utf8, "validate any files as strict UTF-8");
+  flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
+  flag("--force-ssse3", o.force_ssse3,
                "use the SSSE3 kernels without asking the CPU (a CPU without SSSE3 dies with SIGILL)");
   // FILTER and FILEs are taken from CLI11's remaining arguments, untouched: a CLI11 positional option would split an
   // argument that looks like "[a,b]" at its commas, and jq filters ('[1,2] | .[]') look exactly like that.

@@ -231,6 +231,17 @@ def cases(shared):
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --jsonargs\nUse jview --help for help with command-line options.\n"),
         c("version names kernels", ["--version"], stdout_re=r"^jview \d+\.\d+\.\d+\nkernels: utf8=\w+ \(", stderr=""),
+        # Only the options the arguments can name are given to CLI11 (cli/options.cpp, start-up): --help still lists
+        # all of them, grouped short flags and -Lvalue still parse, an unknown one is still unknown.
+        c("help lists every option", ["-h"], stdout_re=r"(?s)--compact-output.*--rawfile.*--library-path.*--max-depth"
+          r".*--force-ssse3", stderr=""),
+        c("grouped short flags", ["-nrc", '"x", [1]'], stdout='x\n[1]\n'),
+        c("short option with its value attached", ["-nL/nonexistent", "1"], stdout="1\n"),
+        c("long option with =", ["--indent=1", "-n", "[1]"], stdout="[\n 1\n]\n"),
+        c("unknown short option in a group", ["-nx", "1"], stdout="", exit=2,
+          stderr="jview: error: Unknown option: -x\nUse jview --help for help with command-line options.\n"),
+        c("unknown long option", ["--compact", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --compact\nUse jview --help for help with command-line options.\n"),
         # --- --strict: an input is one RFC 8259 JSON text.
         c("--strict: one value is fine", ["--strict", "-c", "."], " [1] \n", stdout="[1]\n"),
         c("--strict: a second value is an error after the first is written", ["--strict", "-c", "."], "[1]\n[2]",

@@ -35,10 +35,10 @@ void document::copy_from(const document& src) {
   facts_ = src.facts_;
 }
 
-node* document::reserve(std::size_t count) {
-  if (count <= capacity_) return nodes_;
+node* document::reserve(std::size_t count, std::size_t first) {
+  first = std::min(first, count);
   if (count * sizeof(node) <= mapped_bytes_) {  // a reused arena: its mapping is there, its pages maybe not
-    populate(count);
+    if (first > capacity_) populate(first);
     return nodes_;
   }
   // Untouched pages cost nothing (MAP_NORESERVE) and a reused document keeps its arena; but the reservation counts
@@ -51,7 +51,7 @@ node* document::reserve(std::size_t count) {
   mapped_bytes_ = simd::mapped_size(count * sizeof(node));
   capacity_ = 0;
   size_ = 0;
-  populate(count);
+  populate(first);
   return nodes_;
 }
 
@@ -69,13 +69,13 @@ node* document::grow(std::size_t used, std::size_t done, std::size_t total) noex
   const std::size_t most = total / 2 + 2;  // the parser's bound: no value needs more
   // The projection from the bytes parsed so far (uniform data needs one step), at least half again what is used;
   // if that much address space is not there, an eighth more is tried before giving up.
-  std::size_t want = used + used / 2 + 65536;
+  std::size_t want = used + used / 2 + 4096;
   if (done > 0) {
     // Both below 2^32 (a value spans less than 4 GiB): the product fits.
     const std::size_t projected = used * total / done;
     want = std::max(want, projected + projected / 8);
   }
-  const std::size_t fallback = std::min(most, used + used / 8 + 65536);
+  const std::size_t fallback = std::min(most, used + used / 8 + 4096);
   for (std::size_t count : {std::min(want, most), fallback}) {
     if (count <= capacity_) continue;
     const std::size_t bytes = simd::mapped_size(count * sizeof(node));

@@ -86,8 +86,10 @@ class document {
   // the key's first occurrence, each the key's last occurrence (so its value, the next node, is the one kept).
   void unique_member_keys(std::uint32_t obj, std::vector<std::uint32_t>& out) const;
 
-  // The arena: at least `count` nodes of writable storage (contents unspecified). Used by the parser.
-  node* reserve(std::size_t count);
+  // The arena: room mapped for at least `count` nodes, the first `first` of them writable now (capacity(); contents
+  // unspecified), the rest made writable by grow(). Used by the parser, which sizes `first` from the input: the
+  // first write to each fresh page costs a fault or a populate step, and a value rarely needs its worst case.
+  node* reserve(std::size_t count, std::size_t first = SIZE_MAX);
   // Grows the arena, keeping its nodes (mremap: nothing is copied), when a value has used all `capacity()` nodes
   // with `done` of its `total` bytes parsed: to about the projected need (at most total/2 + 2 nodes). nullptr when
   // the address space is exhausted (the arena is then unchanged). Used by the parser.

@@ -72,13 +72,12 @@ class parser {
   static constexpr std::uint32_t k_key_table_bits = 12;
   static constexpr std::size_t k_key_table_bytes =
       (std::size_t{k_key_table_depths} << k_key_table_bits) * sizeof(std::uint32_t);
-  struct table_deleter {
-    std::size_t mapped;  // bytes as given to simd::map_pages; 0: a heap block (unique_ptr value-initialises it)
+  struct table_deleter {  // keeps the table as the process's spare (parser.cpp) or unmaps it
     void operator()(std::uint32_t* p) const noexcept;
   };
   std::unique_ptr<std::uint32_t[], table_deleter> key_table_;
-  // Allocates key_table_ (zeroed) once, on a huge page when the first input is large; false: out of memory.
-  bool ensure_key_table(std::size_t input_bytes) noexcept;
+  // Gets key_table_ (zeroed) once: the process's spare table, or fresh pages populated; false: out of memory.
+  bool ensure_key_table() noexcept;
   std::uint32_t key_tag_ = 1;
   // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
   // already holding this object's tag flags the object (node `obj` at index `cur`) as a candidate; the exact test

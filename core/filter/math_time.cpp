@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "core/filter/builtins.hpp"
+#include "core/filter/shared_libraries.hpp"
 
 namespace jview::filter::detail {
 
@@ -15,39 +16,32 @@ namespace {
 
 inline st need_number(interp& I, const value& v) { return type_error(I, v, "number required"); }
 
-#define JVIEW_MATH1(X)                                                                                        \
-  X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(cbrt) X(ceil) X(cos) X(cosh) X(exp) X(exp2) X(expm1) \
-  X(fabs) X(floor) X(lgamma) X(log) X(log10) X(log1p) X(log2) X(logb) X(nearbyint) X(rint)       \
-  X(round) X(sin) X(sinh) X(sqrt) X(tan) X(tanh) X(tgamma) X(trunc)
+// libm is opened on the first math builtin (shared_libraries.hpp); `m` names it in the natives below.
+#define JVIEW_NEED_LIBM(I, m)                                                   \
+  std::string why_;                                                             \
+  const libm_library* m = libm(why_);                                           \
+  if (m == nullptr) return (I).fail("math functions need libm: " + why_)
 
 #define JVIEW_X(name)                                                          \
   st m_##name(interp& I, const value& in, const value*, value& out) {          \
     if (!in.is_number()) return need_number(I, in);                            \
-    out = value::number(std::name(in.number()));                               \
+    JVIEW_NEED_LIBM(I, m);                                                     \
+    out = value::number(m->name(in.number()));                                 \
     return st::ok;                                                             \
   }
-JVIEW_MATH1(JVIEW_X)
-#undef JVIEW_X
-
-// Bessel functions are POSIX, not <cmath>.
-#define JVIEW_BESSEL(X) X(j0) X(j1) X(y0) X(y1)
-#define JVIEW_X(name)                                                          \
-  st m_##name(interp& I, const value& in, const value*, value& out) {          \
-    if (!in.is_number()) return need_number(I, in);                            \
-    out = value::number(::name(in.number()));                                  \
-    return st::ok;                                                             \
-  }
-JVIEW_BESSEL(JVIEW_X)
+JVIEW_LIBM_UNARY(JVIEW_X)
 #undef JVIEW_X
 
 st m_exp10(interp& I, const value& in, const value*, value& out) {
   if (!in.is_number()) return need_number(I, in);
-  out = value::number(std::pow(10.0, in.number()));
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->pow(10.0, in.number()));
   return st::ok;
 }
 st m_gamma(interp& I, const value& in, const value*, value& out) {
   if (!in.is_number()) return need_number(I, in);
-  out = value::number(std::lgamma(in.number()));
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->lgamma(in.number()));
   return st::ok;
 }
 st m_significand(interp& I, const value& in, const value*, value& out) {
@@ -57,92 +51,98 @@ st m_significand(interp& I, const value& in, const value*, value& out) {
     out = value::number(d);
     return st::ok;
   }
+  JVIEW_NEED_LIBM(I, m);
   int e;
-  const double m = std::frexp(d, &e);
-  out = value::number(m * 2);
+  out = value::number(m->frexp(d, &e) * 2);
   return st::ok;
 }
 st m_frexp(interp& I, const value& in, const value*, value& out) {
   if (!in.is_number()) return need_number(I, in);
+  JVIEW_NEED_LIBM(I, m);
   int e = 0;
-  const double m = std::frexp(in.number(), &e);
-  out = value::array({value::number(m), value::number(e)});
+  const double f = m->frexp(in.number(), &e);
+  out = value::array({value::number(f), value::number(e)});
   return st::ok;
 }
 st m_modf(interp& I, const value& in, const value*, value& out) {
   if (!in.is_number()) return need_number(I, in);
+  JVIEW_NEED_LIBM(I, m);
   double ip = 0;
-  const double f = std::modf(in.number(), &ip);
+  const double f = m->modf(in.number(), &ip);
   out = value::array({value::number(f), value::number(ip)});
   return st::ok;
 }
 st m_lgamma_r(interp& I, const value& in, const value*, value& out) {
   if (!in.is_number()) return need_number(I, in);
+  JVIEW_NEED_LIBM(I, m);
   int sign = 1;
-  const double r = lgamma_r(in.number(), &sign);
+  const double r = m->lgamma_r(in.number(), &sign);
   out = value::array({value::number(r), value::number(sign)});
   return st::ok;
 }
 
-#define JVIEW_MATH2(X) \
-  X(atan2) X(copysign) X(fdim) X(fmax) X(fmin) X(fmod) X(hypot) X(nextafter) X(pow) X(remainder)
+// Two numbers: both checked before libm is asked.
+#define JVIEW_NEED_TWO_NUMBERS(I, a)                   \
+  if (!(a)[0].is_number()) return need_number(I, (a)[0]); \
+  if (!(a)[1].is_number()) return need_number(I, (a)[1])
 
 #define JVIEW_X(name)                                                            \
   st m_##name(interp& I, const value&, const value* a, value& out) {             \
-    if (!a[0].is_number()) return need_number(I, a[0]);                          \
-    if (!a[1].is_number()) return need_number(I, a[1]);                          \
-    out = value::number(std::name(a[0].number(), a[1].number()));                \
+    JVIEW_NEED_TWO_NUMBERS(I, a);                                                \
+    JVIEW_NEED_LIBM(I, m);                                                       \
+    out = value::number(m->name(a[0].number(), a[1].number()));                  \
     return st::ok;                                                               \
   }
-JVIEW_MATH2(JVIEW_X)
+JVIEW_LIBM_BINARY(JVIEW_X)
 #undef JVIEW_X
 
 st m_drem(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(std::remainder(a[0].number(), a[1].number()));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->remainder(a[0].number(), a[1].number()));
   return st::ok;
 }
 st m_nexttoward(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(std::nexttoward(a[0].number(), static_cast<long double>(a[1].number())));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->nexttoward(a[0].number(), static_cast<long double>(a[1].number())));
   return st::ok;
 }
 st m_ldexp(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(std::ldexp(a[0].number(), static_cast<int>(a[1].number())));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->ldexp(a[0].number(), static_cast<int>(a[1].number())));
   return st::ok;
 }
 st m_scalb(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(a[0].number() * std::pow(2.0, a[1].number()));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(a[0].number() * m->pow(2.0, a[1].number()));
   return st::ok;
 }
 st m_scalbln(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(std::scalbln(a[0].number(), static_cast<long>(a[1].number())));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->scalbln(a[0].number(), static_cast<long>(a[1].number())));
   return st::ok;
 }
 st m_jn(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(jn(static_cast<int>(a[0].number()), a[1].number()));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->jn(static_cast<int>(a[0].number()), a[1].number()));
   return st::ok;
 }
 st m_yn(interp& I, const value&, const value* a, value& out) {
-  if (!a[0].is_number()) return need_number(I, a[0]);
-  if (!a[1].is_number()) return need_number(I, a[1]);
-  out = value::number(yn(static_cast<int>(a[0].number()), a[1].number()));
+  JVIEW_NEED_TWO_NUMBERS(I, a);
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->yn(static_cast<int>(a[0].number()), a[1].number()));
   return st::ok;
 }
 st m_fma(interp& I, const value&, const value* a, value& out) {
   for (int i = 0; i < 3; ++i)
     if (!a[i].is_number()) return need_number(I, a[i]);
-  out = value::number(std::fma(a[0].number(), a[1].number(), a[2].number()));
+  JVIEW_NEED_LIBM(I, m);
+  out = value::number(m->fma(a[0].number(), a[1].number(), a[2].number()));
   return st::ok;
 }
 
@@ -306,10 +306,10 @@ st d_now(interp&, const value&, const value*, value& out) {
 
 const native_def k_math[] = {
 #define JVIEW_X(name) {#name, 0, m_##name, nullptr, nullptr},
-    JVIEW_MATH1(JVIEW_X) JVIEW_BESSEL(JVIEW_X)
+    JVIEW_LIBM_UNARY(JVIEW_X)
 #undef JVIEW_X
 #define JVIEW_X(name) {#name, 2, m_##name, nullptr, nullptr},
-    JVIEW_MATH2(JVIEW_X)
+    JVIEW_LIBM_BINARY(JVIEW_X)
 #undef JVIEW_X
     {"exp10", 0, m_exp10, nullptr, nullptr},
     {"gamma", 0, m_gamma, nullptr, nullptr},

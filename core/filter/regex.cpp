@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/filter/builtins.hpp"
-#include "core/filter/onig_library.hpp"
+#include "core/filter/shared_libraries.hpp"
 
 namespace jview::filter::detail {
 

@@ -193,12 +193,24 @@ st f_setpath(interp& I, const value& in, const value* args, value& out) {
   return setpath(I, out, keys.data(), keys.size(), args[1]);
 }
 
+// jq deletes from a copy of its (shared) input even when no path matched: the result is never the input itself, so
+// under path() `del(.missing)` is no path expression either ("Invalid path expression with result {...}").
+void unshare(value& v) {
+  if (v.is_object())
+    v.object_mut();
+  else if (v.is_array())
+    v.array_mut();
+}
+
 st f_delpaths(interp& I, const value& in, const value* args, value& out) {
   if (!args[0].is_array()) return I.fail("Paths must be specified as an array");
   std::vector<value> paths;
   args[0].for_each_element([&](const value& x) { paths.push_back(x); });
   out = in;
-  return delpaths(I, out, std::move(paths));
+  const bool some = !paths.empty();
+  const st s = delpaths(I, out, std::move(paths));
+  if (s == st::ok && some) unshare(out);
+  return s;
 }
 
 st g_del(interp& I, const node* call, const value& in, const env* e, sink k) {
@@ -211,8 +223,10 @@ st g_del(interp& I, const node* call, const value& in, const env* e, sink k) {
   st s = I.eval_arg_path(call, 0, nullptr, in, e, make_psink(f));
   if (s != st::ok) return s;
   value out = in;
+  const bool some = !paths.empty();
   s = delpaths(I, out, std::move(paths));
   if (s != st::ok) return s;
+  if (some) unshare(out);
   return k(out);
 }
 

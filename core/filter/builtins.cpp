@@ -936,22 +936,50 @@ st p_limit(interp& I, const node* call, const path_link* p, const value& in, con
   return I.eval_arg(call, 0, in, e, make_sink(per_n));
 }
 
-st g_skip(interp& I, const node* call, const value& in, const env* e, sink k) {
+// skip($n; f) in value and path mode: f's outputs after the first $n (jq 1.8 defines it with foreach, whose source
+// keeps its paths, so nth($n; f) is a path expression when f is).
+st skip_count_error(interp& I, const value& n) {
+  value ignored;
+  return arith(I, '-', n, value::number(1), ignored);
+}
+
+template <class Sink, class Eval>
+st skip_outputs(interp& I, const node* call, const value& in, const env* e, Eval&& eval_f) {
   auto per_n = [&](const value& nv) -> st {
-    if (!nv.is_number()) return I.fail("Invalid skip: must be a number");
+    if (!nv.is_number()) {
+      // jq's definition: null and booleans order below 0 (the negative-count error); a string, array or object
+      // orders above it, and its first item fails the foreach's `$n - 1`.
+      if (nv.is_null() || nv.type() == kind::false_ || nv.type() == kind::true_)
+        return I.fail("skip doesn't support negative count");
+      return eval_f(-1.0, &nv);
+    }
     const double n = nv.number();
     if (n < 0) return I.fail("skip doesn't support negative count");
-    double count = 0;
-    auto f = [&](const value& v) -> st {
-      if (count < n) {
-        ++count;
-        return st::ok;
-      }
-      return k(v);
-    };
-    return I.eval_arg(call, 1, in, e, make_sink(f));
+    return eval_f(n, nullptr);
   };
   return I.eval_arg(call, 0, in, e, make_sink(per_n));
+}
+
+st g_skip(interp& I, const node* call, const value& in, const env* e, sink k) {
+  return skip_outputs<sink>(I, call, in, e, [&](double n, const value* bad) {
+    double count = 0;
+    auto f = [&](const value& v) -> st {
+      if (bad != nullptr) return skip_count_error(I, *bad);
+      return ++count > n ? k(v) : st::ok;  // item i (from 1) when i > n, as jq's `$n - i < 0`
+    };
+    return I.eval_arg(call, 1, in, e, make_sink(f));
+  });
+}
+
+st p_skip(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
+  return skip_outputs<psink>(I, call, in, e, [&](double n, const value* bad) {
+    double count = 0;
+    auto f = [&](const path_link* q, const value& v) -> st {
+      if (bad != nullptr) return skip_count_error(I, *bad);
+      return ++count > n ? k(q, v) : st::ok;
+    };
+    return I.eval_arg_path(call, 1, p, in, e, make_psink(f));
+  });
 }
 
 st g_first(interp& I, const node* call, const value& in, const env* e, sink k) {
@@ -1365,7 +1393,7 @@ const native_def k_core[] = {
     {"range", 2, nullptr, g_range2, nullptr},
     {"range", 3, nullptr, g_range3, nullptr},
     {"limit", 2, nullptr, g_limit, p_limit},
-    {"skip", 2, nullptr, g_skip, nullptr},
+    {"skip", 2, nullptr, g_skip, p_skip},
     {"first", 1, nullptr, g_first, p_first},
     {"last", 1, nullptr, g_last, nullptr},
     {"isempty", 1, nullptr, g_isempty, nullptr},

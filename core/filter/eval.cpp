@@ -724,6 +724,59 @@ st interp::eval_foreach(const node* n, const value& in, const env* e, sink k) {
   return eval(n->b, in, e, make_sink(per_init));
 }
 
+// reduce and foreach under path(), as jq's bytecode runs them: the state lives in a variable, so UPDATE runs in path
+// mode on it with the path tracked so far only while the state is still the input itself (the first update from
+// `.`); on any other state a path step fails ("Invalid path expression near attempt to access element ..."). A
+// foreach's EXTRACT continues its UPDATE's path; a reduce's result, loaded from the variable, is a path only when
+// it is the input itself.
+st interp::reduce_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
+  auto per_init = [&](const value& init) -> st {
+    value acc = init;
+    auto per_item = [&](const value& item) -> st {
+      auto body = [&](const env* e2) -> st {
+        value last;
+        bool any = false;
+        const value cur = std::move(acc);
+        auto upd = [&](const path_link*, const value& r) -> st {
+          last = r;
+          any = true;
+          return st::ok;
+        };
+        const st s = eval_path(n->c, identical(cur, in) ? p : &k_invalid_path, cur, e2, make_psink(upd));
+        if (s != st::ok) return s;
+        acc = any ? std::move(last) : value();
+        return st::ok;
+      };
+      return bind_patterns(n, item, in, e, body);
+    };
+    const st s = eval(n->a, in, e, make_sink(per_item));
+    if (s != st::ok) return s;
+    if (p != &k_invalid_path && identical(acc, in)) return k(p, in);
+    return k(&k_invalid_path, acc);
+  };
+  return eval(n->b, in, e, make_sink(per_init));
+}
+
+st interp::foreach_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
+  auto per_init = [&](const value& init) -> st {
+    value state = init;
+    auto per_item = [&](const value& item) -> st {
+      auto body = [&](const env* e2) -> st {
+        const value cur = state;
+        auto upd = [&](const path_link* up, const value& r) -> st {
+          state = r;
+          if (n->d == nullptr) return k(up, r);
+          return eval_path(n->d, up, r, e2, k);
+        };
+        return eval_path(n->c, identical(cur, in) ? p : &k_invalid_path, cur, e2, make_psink(upd));
+      };
+      return bind_patterns(n, item, in, e, body);
+    };
+    return eval(n->a, in, e, make_sink(per_item));
+  };
+  return eval(n->b, in, e, make_sink(per_init));
+}
+
 template <class Update>
 st interp::update_paths(const node* lhs, const value& in, const env* e, value& result, std::vector<value>& deletions,
                         Update&& update) {
@@ -1338,6 +1391,8 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     case op::update:
     case op::update_op:
     case op::alt_assign: return modify_path(n, in, e);
+    case op::reduce: return reduce_path(n, p, in, e, k);
+    case op::foreach: return foreach_path(n, p, in, e, k);
     case op::label: {
       env node;
       node.parent = e;

@@ -228,6 +228,9 @@ class interp {
   st reduce_step(const node* u, value& state, const env* e, bool& handled);
   st collect(const node* n, const value& in, const env* e, std::vector<value>& out);
   st eval_foreach(const node* n, const value& in, const env* e, sink k);
+  // reduce and foreach under path(): see eval.cpp.
+  st reduce_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
+  st foreach_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
 
   char* stack_limit_;
   bool body_downstream_error_ = false;  // ?// alternatives: the last body's error came from its continuation

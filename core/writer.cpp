@@ -84,6 +84,10 @@ writer::writer(output_buffer& out, const write_options& opts) : out_(out), opts_
     indent_unit_ = "\t";
   else
     indent_unit_.assign(static_cast<std::size_t>(std::clamp(opts_.indent, 0, 7)), ' ');
+  // A newline and 64 levels of indentation (at least k_indent_copy bytes): the break before a member is one piece.
+  indent_line_ = "\n";
+  for (int d = 0; d < 64; ++d) indent_line_ += indent_unit_;
+  indent_line_.resize(std::max(indent_line_.size(), k_indent_copy), ' ');
 }
 
 void writer::color_start(int slot) { out_.append(opts_.colors.code[slot]); }
@@ -92,9 +96,19 @@ void writer::color_end() { out_.append("\x1b[0m", 4); }
 void writer::newline_indent() {
   if (!opts_.pretty) return;
   const std::size_t unit = indent_unit_.size();
-  char* o = out_.reserve(1 + unit * static_cast<std::size_t>(depth_));
-  *o++ = '\n';
-  for (int d = 0; d < depth_; ++d) {
+  const std::size_t n = 1 + unit * static_cast<std::size_t>(depth_);
+  if (n <= k_indent_copy) [[likely]] {
+    // A fixed-size copy (a few vector stores, no call), of which the first n bytes count.
+    char* o = out_.reserve(k_indent_copy);
+    std::memcpy(o, indent_line_.data(), k_indent_copy);
+    out_.commit(o + n);
+    return;
+  }
+  char* o = out_.reserve(n);
+  const std::size_t first = std::min(n, indent_line_.size() - (indent_line_.size() - 1) % std::max<std::size_t>(unit, 1));
+  std::memcpy(o, indent_line_.data(), first);
+  o += first;
+  for (std::size_t done = first; done < n; done += unit) {
     std::memcpy(o, indent_unit_.data(), unit);
     o += unit;
   }

@@ -75,6 +75,8 @@ class writer {
   write_options opts_;
   int depth_ = 0;
   std::string indent_unit_;
+  std::string indent_line_;                      // "\n" and 64 indentation units (newline_indent)
+  static constexpr std::size_t k_indent_copy = 64;  // bytes newline_indent copies at once
   std::string tmp_;                       // decoded strings
   std::vector<std::uint32_t> sorted_;     // member key nodes of open objects listed apart (-S, duplicate keys)
   struct frame {

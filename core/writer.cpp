@@ -44,7 +44,7 @@ char* write_u_escape(char* o, std::uint32_t u) {
                                                     unsigned tail = 0) {
   char* o = out.reserve(static_cast<std::size_t>(len) + 4);
   *o++ = '"';
-  std::memcpy(o, s, len);
+  copy_bytes(o, s, len);
   o += len;
   o[0] = '"';
   o[1] = ':';
@@ -93,10 +93,9 @@ writer::writer(output_buffer& out, const write_options& opts) : out_(out), opts_
 void writer::color_start(int slot) { out_.append(opts_.colors.code[slot]); }
 void writer::color_end() { out_.append("\x1b[0m", 4); }
 
-void writer::newline_indent() {
+[[gnu::always_inline]] inline void writer::newline_indent() {
   if (!opts_.pretty) return;
-  const std::size_t unit = indent_unit_.size();
-  const std::size_t n = 1 + unit * static_cast<std::size_t>(depth_);
+  const std::size_t n = 1 + indent_unit_.size() * static_cast<std::size_t>(depth_);
   if (n <= k_indent_copy) [[likely]] {
     // A fixed-size copy (a few vector stores, no call), of which the first n bytes count.
     char* o = out_.reserve(k_indent_copy);
@@ -104,8 +103,13 @@ void writer::newline_indent() {
     out_.commit(o + n);
     return;
   }
+  deep_newline_indent(n);
+}
+
+void writer::deep_newline_indent(std::size_t n) {
+  const std::size_t unit = indent_unit_.size();  // >= 1 here
   char* o = out_.reserve(n);
-  const std::size_t first = std::min(n, indent_line_.size() - (indent_line_.size() - 1) % std::max<std::size_t>(unit, 1));
+  const std::size_t first = std::min(n, indent_line_.size());  // "\n" and 64 whole units
   std::memcpy(o, indent_line_.data(), first);
   o += first;
   for (std::size_t done = first; done < n; done += unit) {

@@ -63,6 +63,7 @@ class writer {
   void value_plain(const document& doc, std::uint32_t root);
   void minified(std::string_view text);
   void newline_indent();
+  void deep_newline_indent(std::size_t n);  // more than k_indent_copy bytes
   void string_body(const char* p, std::size_t n, bool verbatim);
   void transcode_escaped(const char* p, std::size_t n);
   void string_node(const document& doc, std::uint32_t i, bool is_key);

@@ -54,9 +54,28 @@ struct value_reader::read_in final : source_bytes {
   ~read_in() override { simd::unmap_pages(addr, size); }
 };
 
+// A stream's buffer. Up to k_stream_pages_upto, simd::map_pages memory (1 MiB and up: huge pages), since read()
+// writes every page of it fresh (a pipe of citm_catalog.json took 420 page faults in 4 KiB pages). Beyond, the
+// heap: its allocation is refused when memory cannot hold it (an endless value in a stream is then a clean "out of
+// memory" error), where map_pages reserves without counting (MAP_NORESERVE).
 struct value_reader::chunked final : source_bytes {
-  std::unique_ptr<char[]> data;
+  static constexpr std::size_t k_stream_pages_upto = std::size_t{64} << 20;
+  char* data = nullptr;
   std::size_t cap = 0;
+  bool allocate(std::size_t bytes) noexcept {
+    data = bytes <= k_stream_pages_upto ? static_cast<char*>(simd::map_pages(bytes)) : new (std::nothrow) char[bytes];
+    cap = data != nullptr ? bytes : 0;
+    return data != nullptr;
+  }
+  chunked() = default;
+  chunked(const chunked&) = delete;
+  chunked& operator=(const chunked&) = delete;
+  ~chunked() override {
+    if (cap <= k_stream_pages_upto)
+      simd::unmap_pages(data, cap);
+    else
+      delete[] data;
+  }
 };
 
 value_reader::value_reader(const parse_options& opts) : parser_(opts) {}
@@ -84,32 +103,11 @@ bool value_reader::open(const std::string& path, std::string& error) {
   name_ = path;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     const std::size_t size = static_cast<std::size_t>(st.st_size);
-    // A file of 64 KiB to 32 MiB is read whole into huge pages: on a VM, scanning a mapped file's page-cache pages
-    // ran at about 2 GB/s (citm_catalog.json: about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan
-    // at about 0.45 ms. (It stays below k_drop_step, so drop_behind never releases these pages.) A smaller file is
-    // mapped: zeroing a huge page for it would cost more than its few pages.
-    if (size >= k_read_whole_from && size <= k_read_whole) {
-      const std::size_t map = std::max(size, simd::k_huge_page / 2);  // huge pages even for a small file
-      if (void* addr = simd::map_pages(map)) {
-        auto r = std::make_shared<read_in>();
-        r->addr = addr;
-        r->size = map;
-        std::size_t got = 0;
-        while (got < size) {
-          const ssize_t n = ::read(fd, static_cast<char*>(addr) + got, size - got);
-          if (n > 0) {
-            got += static_cast<std::size_t>(n);
-          } else if (n == 0 || errno != EINTR) {
-            break;  // the file shrank, or a read error: what was read is the input (as a stream would see it)
-          }
-        }
-        keep_ = r;
-        buf_ = static_cast<const char*>(addr);
-        len_ = got;
-        eof_ = true;
-        ::close(fd);
-        return true;
-      }
+    // A file of 64 KiB to 32 MiB is read whole (read_whole); a smaller one is mapped: zeroing a huge page for it
+    // would cost more than its few pages.
+    if (size >= k_read_whole_from && size <= k_read_whole && read_whole(fd, size)) {
+      ::close(fd);
+      return true;
     }
     // Larger files are mapped: up to 64 MiB with their page-table entries filled in one call (MAP_POPULATE: a
     // fault per 4 KiB page costs more), beyond that faulted in as the parser goes, so that their pages can be
@@ -139,8 +137,54 @@ bool value_reader::open(const std::string& path, std::string& error) {
   return true;
 }
 
+bool value_reader::read_whole(int fd, std::size_t size) {
+  // Into huge pages: on a VM, scanning a mapped file's page-cache pages ran at about 2 GB/s (citm_catalog.json:
+  // about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan at about 0.45 ms. (It stays below
+  // k_drop_step, so drop_behind never releases these pages.)
+  const std::size_t map = std::max(size, simd::k_huge_page / 2);  // huge pages even for a small file
+  void* addr = simd::map_pages(map);
+  if (addr == nullptr) return false;
+  auto r = std::make_shared<read_in>();
+  r->addr = addr;
+  r->size = map;
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, static_cast<char*>(addr) + got, size - got);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+    } else if (n == 0 || errno != EINTR) {
+      break;  // the file shrank, or a read error: what was read is the input (as a stream would see it)
+    }
+  }
+  keep_ = r;
+  buf_ = static_cast<const char*>(addr);
+  len_ = got;
+  eof_ = true;
+  return true;
+}
+
 void value_reader::open_fd(int fd, std::string name) {
   name_ = std::move(name);
+  struct stat st;
+  const bool known = fstat(fd, &st) == 0;
+  if (known && S_ISREG(st.st_mode)) {
+    // `jview . < file.json`: a regular file of 64 KiB to 32 MiB from the current offset is read whole, as a named
+    // one is (a shell may have read part of it already); others are read as a stream.
+    const off_t at = lseek(fd, 0, SEEK_CUR);
+    if (at >= 0 && st.st_size > at) {
+      const auto size = static_cast<std::size_t>(st.st_size - at);
+      if (size >= k_read_whole_from && size <= k_read_whole && read_whole(fd, size)) return;
+    }
+  }
+#ifdef F_SETPIPE_SZ
+  if (known && S_ISFIFO(st.st_mode)) {
+    // `curl ... | jview`: a pipe holds 64 KiB, so the writer blocks and wakes this reader once per 64 KiB (a
+    // round trip of the scheduler each time; citm_catalog.json took 8 ms more through a pipe than from the file).
+    // 1 MiB, the default limit for an unprivileged process; a failure leaves the pipe as it was.
+    const int now = fcntl(fd, F_GETPIPE_SZ);
+    if (now >= 0 && now < (1 << 20)) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+  }
+#endif
   fd_ = fd;
   own_fd_ = false;
   chunk_ = std::make_shared<chunked>();
@@ -208,21 +252,22 @@ bool value_reader::fill() {
     }
     const std::size_t pending = len_ - pos_;
     const std::size_t cap = std::max(k_read_chunk * 2, pending * 2 + k_read_chunk);
-    if (chunk_.use_count() <= 2 && c.cap >= cap && c.data) {
-      std::memmove(c.data.get(), c.data.get() + pos_, pending);
+    if (chunk_.use_count() <= 2 && c.cap >= cap && c.data != nullptr) {
+      std::memmove(c.data, c.data + pos_, pending);
     } else {
       std::shared_ptr<chunked> fresh;
       try {
         fresh = std::make_shared<chunked>();
-        fresh->data.reset(new char[cap]);
       } catch (const std::bad_alloc&) {
+        fresh = nullptr;
+      }
+      if (fresh == nullptr || !fresh->allocate(cap)) {
         // A value larger than memory (or an endless string): an error of this input, not an abort.
         io_error_ = "out of memory";
         eof_ = true;
         return false;
       }
-      fresh->cap = cap;
-      if (pending > 0) std::memcpy(fresh->data.get(), buf_ + pos_, pending);
+      if (pending > 0) std::memcpy(fresh->data, buf_ + pos_, pending);
       chunk_ = fresh;
       keep_ = fresh;
     }
@@ -231,7 +276,7 @@ bool value_reader::fill() {
     len_ = pending;
     pos_ = 0;
     counted_ = 0;
-    buf_ = chunk_->data.get();
+    buf_ = chunk_->data;
   }
   chunked& d = *chunk_;
   if (before_block_ != nullptr) {
@@ -239,7 +284,7 @@ bool value_reader::fill() {
     if (poll(&pfd, 1, 0) == 0) before_block_(before_block_ctx_);
   }
   for (;;) {
-    ssize_t r = ::read(fd_, d.data.get() + len_, d.cap - len_);
+    ssize_t r = ::read(fd_, d.data + len_, d.cap - len_);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
       io_error_ = std::strerror(errno);

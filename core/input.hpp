@@ -81,6 +81,7 @@ class value_reader {
   struct mapped;
   struct read_in;
   struct chunked;
+  bool read_whole(int fd, std::size_t size);  // size bytes of fd into huge pages; false: no memory for them
   bool fill();                         // stream: read more; false at EOF or error
   bool find_boundary();                // stream: true when a complete value starts at pos_
   void drop_behind(const char* p);     // mapped: release pages already processed

@@ -192,3 +192,30 @@ TEST_CASE("input: NDJSON through pipes and files gives the same values with eith
   CHECK(digest_values(mapped) == want);
   std::remove(path.c_str());
 }
+
+TEST_CASE("input: a regular file as an open descriptor is read from its current offset (`jview . < file`)") {
+  // Large enough (>= 64 KiB) to be read whole into memory rather than streamed; the first bytes are skipped as a
+  // shell's `read` would have consumed them.
+  std::string text = "skip me\n";
+  const std::size_t skipped = text.size();
+  for (int i = 0; text.size() < (std::size_t{80} << 10); ++i) text += "{\"n\":" + std::to_string(i) + "}\n";
+  char path[] = "/tmp/jview-input-test-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  REQUIRE(lseek(fd, static_cast<off_t>(skipped), SEEK_SET) == static_cast<off_t>(skipped));
+  value_reader r{parse_options{}};
+  r.open_fd(fd, "<stdin>");
+  document doc;
+  std::size_t values = 0;
+  value_reader::status s;
+  while ((s = r.next(doc)) == value_reader::status::value) {
+    CHECK(std::string(doc.source(), 5) == "{\"n\":");
+    ++values;
+  }
+  CHECK(s == value_reader::status::end);
+  CHECK(values > 6000);
+  CHECK(r.lines_read() == values);
+  close(fd);
+  unlink(path);
+}

@@ -780,6 +780,36 @@ st interp::foreach_path(const node* n, const path_link* p, const value& in, cons
 template <class Update>
 st interp::update_paths(const node* lhs, const value& in, const env* e, value& result, std::vector<value>& deletions,
                         Update&& update) {
+  // `.[] |= f` (map_values, and so walk) on a container: each member updated in place, in iteration order, without
+  // a path array and a getpath and setpath from the root per member. (result is in, or a copy of it.)
+  if (lhs->o == op::iterate && !lhs->opt && lhs->a != nullptr && lhs->a->o == op::identity &&
+      (in.is_array() || in.is_object())) {
+    auto each = [&](value& slot, auto&& deletion_key) -> st {
+      const value cur = slot;
+      value out;
+      bool got = false;
+      const st s = update(cur, out, got);
+      if (s != st::ok) return s;
+      if (got)
+        slot = std::move(out);
+      else
+        deletions.push_back(value::array({deletion_key()}));
+      return st::ok;
+    };
+    if (in.is_array()) {
+      std::vector<value>& items = result.array_mut();
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        const st s = each(items[i], [i] { return value::number(static_cast<double>(i)); });
+        if (s != st::ok) return s;
+      }
+    } else {
+      for (auto& en : result.object_mut().entries) {
+        const st s = each(en.val, [&en] { return value::string(en.key); });
+        if (s != st::ok) return s;
+      }
+    }
+    return st::ok;
+  }
   std::vector<value> keys;
   auto per_path = [&](const path_link* p, const value& cur0) -> st {
     if (p == &k_invalid_path) return fail("Invalid path expression with result " + dump_trunc(cur0));

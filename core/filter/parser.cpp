@@ -29,14 +29,46 @@ void locate(std::string_view src, std::uint32_t pos, int& line, int& column, std
 parser::parser(std::string_view src, ast_arena& arena, std::string file_name)
     : lex_(src), arena_(arena), file_name_(std::move(file_name)) {}
 
-void parser::fail_at(std::uint32_t start, std::uint32_t end, const std::string& msg) {
+compile_error parser::error_at(std::uint32_t start, std::uint32_t end, const std::string& msg) const {
   compile_error e;
   e.message = msg;
   locate(lex_.source(), start, e.line, e.column, e.source_line);
   e.length = end > start ? static_cast<int>(end - start) : 1;
   // jq underlines to the end of the line at most.
   e.length = std::max(1, std::min(e.length, static_cast<int>(e.source_line.size()) - e.column + 1));
-  throw e;
+  return e;
+}
+
+void parser::fail_at(std::uint32_t start, std::uint32_t end, const std::string& msg) {
+  throw error_at(start, end, msg);
+}
+
+void parser::key_error(std::uint32_t start, std::uint32_t end, const std::string& msg) {
+  key_errors_.push_back(error_at(start, end, msg));
+}
+
+template <class Parse>
+auto parser::with_key_errors(Parse&& parse) {
+  auto merged = [this](const compile_error* last) {
+    compile_error first = key_errors_.front();
+    first.more.assign(key_errors_.begin() + 1, key_errors_.end());
+    if (last != nullptr) {
+      compile_error tail = *last;
+      tail.more.clear();
+      first.more.push_back(std::move(tail));
+      first.more.insert(first.more.end(), last->more.begin(), last->more.end());
+    }
+    return first;
+  };
+  decltype(parse()) out;
+  try {
+    out = parse();
+  } catch (compile_error& e) {
+    if (key_errors_.empty()) throw;
+    throw merged(&e);
+  }
+  if (!key_errors_.empty()) throw merged(nullptr);
+  return out;
 }
 
 // Where jq places an error at the end of the program: its lexer's last match, which may be the whitespace after
@@ -296,6 +328,14 @@ void parser::parse_directives(parsed_program& out) {
 }
 
 parsed_program parser::parse_program() {
+  return with_key_errors([this] { return parse_program_body(); });
+}
+
+parsed_program parser::parse_library() {
+  return with_key_errors([this] { return parse_library_body(); });
+}
+
+parsed_program parser::parse_program_body() {
   parsed_program out;
   lex_.advance();
   parse_directives(out);
@@ -333,7 +373,7 @@ parsed_program parser::parse_program() {
   return out;
 }
 
-parsed_program parser::parse_library() {
+parsed_program parser::parse_library_body() {
   parsed_program out;
   lex_.advance();
   parse_directives(out);
@@ -1015,8 +1055,8 @@ node* parser::parse_object() {
         expect(tok::rparen, "'|' or ',' or ')'");
         const std::uint32_t kend = prev_end_;
         if (key->o == op::literal && !key->v.is_string()) {
-          fail_at(kpos + 1, kend - 1,
-                  std::string("Cannot use ") + key->v.type_name() + " (" + dump_trunc(key->v) + ") as object key");
+          key_error(kpos + 1, kend - 1,
+                    std::string("Cannot use ") + key->v.type_name() + " (" + dump_trunc(key->v) + ") as object key");
         }
         expect(tok::colon, "':'");
         val = parse_object_value();
@@ -1128,9 +1168,9 @@ pattern* parser::parse_pattern() {
           expect(tok::rparen, "'|' or ',' or ')'");
           const std::uint32_t kend = prev_end_;
           if (e.key->o == op::literal && !e.key->v.is_string()) {
-            fail_at(kpos + 1, kend - 1,
-                    std::string("Cannot use ") + e.key->v.type_name() + " (" + dump_trunc(e.key->v) +
-                        ") as object key");
+            key_error(kpos + 1, kend - 1,
+                      std::string("Cannot use ") + e.key->v.type_name() + " (" + dump_trunc(e.key->v) +
+                          ") as object key");
           }
           expect(tok::colon, "':'");
           e.sub = parse_pattern();

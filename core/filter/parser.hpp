@@ -44,6 +44,16 @@ class parser {
 
  private:
   [[noreturn]] void fail_at(std::uint32_t start, std::uint32_t end, const std::string& msg);
+  compile_error error_at(std::uint32_t start, std::uint32_t end, const std::string& msg) const;
+  // "Cannot use number (1) as object key": jq reports it and parses on, so the errors after it are reported too.
+  void key_error(std::uint32_t start, std::uint32_t end, const std::string& msg);
+  std::vector<compile_error> key_errors_;
+  // A parse (program or library) with the key errors met in it: they come first, then `e` (the error that ended
+  // the parse, nullptr if none) with its own further messages.
+  template <class Parse>
+  auto with_key_errors(Parse&& parse);
+  parsed_program parse_program_body();
+  parsed_program parse_library_body();
   [[noreturn]] void unexpected(const char* expecting = nullptr);
   void expect(tok t, const char* expecting = nullptr);
   bool at(tok t) const noexcept { return lex_.cur().t == t; }

@@ -119,6 +119,18 @@ def cases(shared):
             "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 7:\n    try 1 catch\n"
             "          ^^^^^\njview: error: Possibly unterminated 'try' statement at <top-level>, line 1, column 1:\n"
             "    try 1 catch\n    ^^^^^^^^^^^\njview: 2 compile errors\n")),
+        # A constant non-string object key is reported and jq parses on: the errors after it follow.
+        c("two object key errors", ["-n", "{(1):2, (2):3}"], stdout="", exit=3, stderr=(
+            "jview: error: Cannot use number (1) as object key at <top-level>, line 1, column 3:\n    {(1):2, (2):3}\n"
+            "      ^\njview: error: Cannot use number (2) as object key at <top-level>, line 1, column 10:\n"
+            "    {(1):2, (2):3}\n             ^\njview: 2 compile errors\n")),
+        c("an object key error, then a syntax error and its note", ["-n", "{(1):2} | if . then 1"], stdout="", exit=3,
+          stderr=("jview: error: Cannot use number (1) as object key at <top-level>, line 1, column 3:\n"
+                  "    {(1):2} | if . then 1\n      ^\n"
+                  "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 21:\n"
+                  "    {(1):2} | if . then 1\n                        ^\n"
+                  "jview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 11:\n"
+                  "    {(1):2} | if . then 1\n              ^^^^^^^^^^^\njview: 3 compile errors\n")),
         c("break without a label", ["-n", "break 1"], stdout="", exit=3, stderr=(
             "jview: error: syntax error, unexpected LITERAL, expecting BINDING at <top-level>, line 1, column 7:\n"
             "    break 1\n          ^\njview: error: break requires a label to break to at <top-level>, line 1, column 1:\n"

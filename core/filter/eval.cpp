@@ -674,54 +674,69 @@ st interp::reduce_step(const node* u, value& state, const env* e, bool& handled)
   return st::ok;
 }
 
-st interp::eval_reduce(const node* n, const value& in, const env* e, sink k) {
+// The loop of reduce and foreach: for each output of INIT (n->b) a state; for each output of SOURCE (n->a), bound
+// to the patterns, step(state, env); after the source, done(state).
+template <class Step, class Done>
+st interp::fold(const node* n, const value& in, const env* e, Step&& step, Done&& done) {
   auto per_init = [&](const value& init) -> st {
-    value acc = init;
+    value state = init;
     auto per_item = [&](const value& item) -> st {
-      auto body = [&](const env* e2) -> st {
-        bool handled = false;
-        const st fs = reduce_step(n->c, acc, e2, handled);
-        if (handled) return fs;
-        value last;
-        bool any = false;
-        value cur = std::move(acc);
-        auto upd = [&](const value& r) -> st {
-          last = r;
-          any = true;
-          return st::ok;
-        };
-        const st s = eval(n->c, cur, e2, make_sink(upd));
-        if (s != st::ok) return s;
-        acc = any ? std::move(last) : value();
-        return st::ok;
-      };
+      auto body = [&](const env* e2) -> st { return step(state, e2); };
       return bind_patterns(n, item, in, e, body);
     };
     const st s = eval(n->a, in, e, make_sink(per_item));
     if (s != st::ok) return s;
-    return k(acc);
+    return done(state);
   };
   return eval(n->b, in, e, make_sink(per_init));
 }
 
-st interp::eval_foreach(const node* n, const value& in, const env* e, sink k) {
-  auto per_init = [&](const value& init) -> st {
-    value state = init;
-    auto per_item = [&](const value& item) -> st {
-      auto body = [&](const env* e2) -> st {
-        value cur = state;
-        auto upd = [&](const value& r) -> st {
-          state = r;
-          if (n->d == nullptr) return k(r);
-          return eval(n->d, r, e2, k);
-        };
-        return eval(n->c, cur, e2, make_sink(upd));
+namespace {
+
+// reduce's update: its last output is the new state (none: null).
+template <class Eval>
+st reduce_update(value& acc, Eval&& eval_update) {
+  value last;
+  bool any = false;
+  const value cur = std::move(acc);
+  const st s = eval_update(cur, [&](const value& r) {
+    last = r;
+    any = true;
+  });
+  if (s != st::ok) return s;
+  acc = any ? std::move(last) : value();
+  return st::ok;
+}
+
+}  // namespace
+
+st interp::eval_reduce(const node* n, const value& in, const env* e, sink k) {
+  auto step = [&](value& acc, const env* e2) -> st {
+    bool handled = false;
+    const st fs = reduce_step(n->c, acc, e2, handled);
+    if (handled) return fs;
+    return reduce_update(acc, [&](const value& cur, auto&& keep) {
+      auto upd = [&](const value& r) -> st {
+        keep(r);
+        return st::ok;
       };
-      return bind_patterns(n, item, in, e, body);
-    };
-    return eval(n->a, in, e, make_sink(per_item));
+      return eval(n->c, cur, e2, make_sink(upd));
+    });
   };
-  return eval(n->b, in, e, make_sink(per_init));
+  return fold(n, in, e, step, [&](const value& acc) { return k(acc); });
+}
+
+st interp::eval_foreach(const node* n, const value& in, const env* e, sink k) {
+  auto step = [&](value& state, const env* e2) -> st {
+    const value cur = state;
+    auto upd = [&](const value& r) -> st {
+      state = r;
+      if (n->d == nullptr) return k(r);
+      return eval(n->d, r, e2, k);
+    };
+    return eval(n->c, cur, e2, make_sink(upd));
+  };
+  return fold(n, in, e, step, [](const value&) { return st::ok; });
 }
 
 // reduce and foreach under path(), as jq's bytecode runs them: the state lives in a variable, so UPDATE runs in path
@@ -730,51 +745,33 @@ st interp::eval_foreach(const node* n, const value& in, const env* e, sink k) {
 // foreach's EXTRACT continues its UPDATE's path; a reduce's result, loaded from the variable, is a path only when
 // it is the input itself.
 st interp::reduce_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
-  auto per_init = [&](const value& init) -> st {
-    value acc = init;
-    auto per_item = [&](const value& item) -> st {
-      auto body = [&](const env* e2) -> st {
-        value last;
-        bool any = false;
-        const value cur = std::move(acc);
-        auto upd = [&](const path_link*, const value& r) -> st {
-          last = r;
-          any = true;
-          return st::ok;
-        };
-        const st s = eval_path(n->c, identical(cur, in) ? p : &k_invalid_path, cur, e2, make_psink(upd));
-        if (s != st::ok) return s;
-        acc = any ? std::move(last) : value();
+  auto step = [&](value& acc, const env* e2) -> st {
+    return reduce_update(acc, [&](const value& cur, auto&& keep) {
+      auto upd = [&](const path_link*, const value& r) -> st {
+        keep(r);
         return st::ok;
       };
-      return bind_patterns(n, item, in, e, body);
-    };
-    const st s = eval(n->a, in, e, make_sink(per_item));
-    if (s != st::ok) return s;
+      return eval_path(n->c, identical(cur, in) ? p : &k_invalid_path, cur, e2, make_psink(upd));
+    });
+  };
+  auto done = [&](const value& acc) -> st {
     if (p != &k_invalid_path && identical(acc, in)) return k(p, in);
     return k(&k_invalid_path, acc);
   };
-  return eval(n->b, in, e, make_sink(per_init));
+  return fold(n, in, e, step, done);
 }
 
 st interp::foreach_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
-  auto per_init = [&](const value& init) -> st {
-    value state = init;
-    auto per_item = [&](const value& item) -> st {
-      auto body = [&](const env* e2) -> st {
-        const value cur = state;
-        auto upd = [&](const path_link* up, const value& r) -> st {
-          state = r;
-          if (n->d == nullptr) return k(up, r);
-          return eval_path(n->d, up, r, e2, k);
-        };
-        return eval_path(n->c, identical(cur, in) ? p : &k_invalid_path, cur, e2, make_psink(upd));
-      };
-      return bind_patterns(n, item, in, e, body);
+  auto step = [&](value& state, const env* e2) -> st {
+    const value cur = state;
+    auto upd = [&](const path_link* up, const value& r) -> st {
+      state = r;
+      if (n->d == nullptr) return k(up, r);
+      return eval_path(n->d, up, r, e2, k);
     };
-    return eval(n->a, in, e, make_sink(per_item));
+    return eval_path(n->c, identical(cur, in) ? p : &k_invalid_path, cur, e2, make_psink(upd));
   };
-  return eval(n->b, in, e, make_sink(per_init));
+  return fold(n, in, e, step, [](const value&) { return st::ok; });
 }
 
 template <class Update>

@@ -228,6 +228,8 @@ class interp {
   st reduce_step(const node* u, value& state, const env* e, bool& handled);
   st collect(const node* n, const value& in, const env* e, std::vector<value>& out);
   st eval_foreach(const node* n, const value& in, const env* e, sink k);
+  template <class Step, class Done>
+  st fold(const node* n, const value& in, const env* e, Step&& step, Done&& done);
   // reduce and foreach under path(): see eval.cpp.
   st reduce_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
   st foreach_path(const node* n, const path_link* p, const value& in, const env* e, psink k);

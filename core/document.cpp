@@ -66,7 +66,9 @@ void document::populate(std::size_t count) noexcept {
 
 node* document::grow(std::size_t used, std::size_t done, std::size_t total) noexcept {
   if (nodes_ == nullptr || mapped_bytes_ == 0) return nullptr;
-  const std::size_t most = total / 2 + 2;  // the parser's bound: no value needs more
+  // A value that parses has at most total/2 + 2 nodes, but one cut short ("[[[[" to the end of the input) has one
+  // per byte, and its error is only found at the end: so the bound is one node per byte.
+  const std::size_t most = total + 2;
   // The projection from the bytes parsed so far (uniform data needs one step), at least half again what is used;
   // if that much address space is not there, an eighth more is tried before giving up.
   std::size_t want = used + used / 2 + 4096;

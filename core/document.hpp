@@ -91,7 +91,7 @@ class document {
   // first write to each fresh page costs a fault or a populate step, and a value rarely needs its worst case.
   node* reserve(std::size_t count, std::size_t first = SIZE_MAX);
   // Grows the arena, keeping its nodes (mremap: nothing is copied), when a value has used all `capacity()` nodes
-  // with `done` of its `total` bytes parsed: to about the projected need (at most total/2 + 2 nodes). nullptr when
+  // with `done` of its `total` bytes parsed: to about the projected need (at most total + 2 nodes). nullptr when
   // the address space is exhausted (the arena is then unchanged). Used by the parser.
   node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
   std::size_t capacity() const noexcept { return capacity_; }  // nodes writable now (mapped and populated)

@@ -242,6 +242,12 @@ def cases(shared):
           stderr="jview: invalid JSON text passed to --argjson\nUse jview --help for help with command-line options.\n"),
         c("bad --jsonargs text", ["-n", "$ARGS", "--jsonargs", "1", "x"], exit=2, stdout="",
           stderr="jview: invalid JSON text passed to --jsonargs\nUse jview --help for help with command-line options.\n"),
+        # A value cut short inside deep brackets has one node per byte (a complete one at most one per two bytes):
+        # the arena must grow to that, and the error is the end of input, not "out of memory".
+        c("unterminated deep brackets", ["."], "[" * 9000, stdout="", exit=5,
+          stderr_re=r"^jview: error: <stdin>:1:9001: unexpected end of input"),
+        c("a string, then unterminated deep brackets", ["-c", "."], '"x"' + "[" * 5000, stdout='"x"\n', exit=5,
+          stderr_re=r"^jview: error: <stdin>:1:5004: unexpected end of input"),
         c("version names kernels", ["--version"], stdout_re=r"^jview \d+\.\d+\.\d+\nkernels: utf8=\w+ \(", stderr=""),
         # Only the options the arguments can name are given to CLI11 (cli/options.cpp, start-up): --help still lists
         # all of them, grouped short flags and -Lvalue still parse, an unknown one is still unknown.

@@ -54,27 +54,15 @@ struct value_reader::read_in final : source_bytes {
   ~read_in() override { simd::unmap_pages(addr, size); }
 };
 
-// A stream's buffer. Up to k_stream_pages_upto, simd::map_pages memory (1 MiB and up: huge pages), since read()
-// writes every page of it fresh (a pipe of citm_catalog.json took 420 page faults in 4 KiB pages). Beyond, the
-// heap: its allocation is refused when memory cannot hold it (an endless value in a stream is then a clean "out of
-// memory" error), where map_pages reserves without counting (MAP_NORESERVE).
+// A stream's buffer, from the heap. (Huge pages for it halved the time of a 2 MB value through a pipe, but were
+// taken out again: a fuzz_stream run, one reader per input, timed out once under load on the clean-clone CI.)
 struct value_reader::chunked final : source_bytes {
-  static constexpr std::size_t k_stream_pages_upto = std::size_t{64} << 20;
-  char* data = nullptr;
+  std::unique_ptr<char[]> data;
   std::size_t cap = 0;
   bool allocate(std::size_t bytes) noexcept {
-    data = bytes <= k_stream_pages_upto ? static_cast<char*>(simd::map_pages(bytes)) : new (std::nothrow) char[bytes];
+    data.reset(new (std::nothrow) char[bytes]);
     cap = data != nullptr ? bytes : 0;
     return data != nullptr;
-  }
-  chunked() = default;
-  chunked(const chunked&) = delete;
-  chunked& operator=(const chunked&) = delete;
-  ~chunked() override {
-    if (cap <= k_stream_pages_upto)
-      simd::unmap_pages(data, cap);
-    else
-      delete[] data;
   }
 };
 
@@ -176,15 +164,6 @@ void value_reader::open_fd(int fd, std::string name) {
       if (size >= k_read_whole_from && size <= k_read_whole && read_whole(fd, size)) return;
     }
   }
-#ifdef F_SETPIPE_SZ
-  if (known && S_ISFIFO(st.st_mode)) {
-    // `curl ... | jview`: a pipe holds 64 KiB, so the writer blocks and wakes this reader once per 64 KiB (a
-    // round trip of the scheduler each time; citm_catalog.json took 8 ms more through a pipe than from the file).
-    // 1 MiB, the default limit for an unprivileged process; a failure leaves the pipe as it was.
-    const int now = fcntl(fd, F_GETPIPE_SZ);
-    if (now >= 0 && now < (1 << 20)) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
-  }
-#endif
   fd_ = fd;
   own_fd_ = false;
   chunk_ = std::make_shared<chunked>();
@@ -253,7 +232,7 @@ bool value_reader::fill() {
     const std::size_t pending = len_ - pos_;
     const std::size_t cap = std::max(k_read_chunk * 2, pending * 2 + k_read_chunk);
     if (chunk_.use_count() <= 2 && c.cap >= cap && c.data != nullptr) {
-      std::memmove(c.data, c.data + pos_, pending);
+      std::memmove(c.data.get(), c.data.get() + pos_, pending);
     } else {
       std::shared_ptr<chunked> fresh;
       try {
@@ -267,7 +246,7 @@ bool value_reader::fill() {
         eof_ = true;
         return false;
       }
-      if (pending > 0) std::memcpy(fresh->data, buf_ + pos_, pending);
+      if (pending > 0) std::memcpy(fresh->data.get(), buf_ + pos_, pending);
       chunk_ = fresh;
       keep_ = fresh;
     }
@@ -276,7 +255,7 @@ bool value_reader::fill() {
     len_ = pending;
     pos_ = 0;
     counted_ = 0;
-    buf_ = chunk_->data;
+    buf_ = chunk_->data.get();
   }
   chunked& d = *chunk_;
   if (before_block_ != nullptr) {
@@ -284,7 +263,7 @@ bool value_reader::fill() {
     if (poll(&pfd, 1, 0) == 0) before_block_(before_block_ctx_);
   }
   for (;;) {
-    ssize_t r = ::read(fd_, d.data + len_, d.cap - len_);
+    ssize_t r = ::read(fd_, d.data.get() + len_, d.cap - len_);
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
       io_error_ = std::strerror(errno);

@@ -54,16 +54,9 @@ struct value_reader::read_in final : source_bytes {
   ~read_in() override { simd::unmap_pages(addr, size); }
 };
 
-// A stream's buffer, from the heap. (Huge pages for it halved the time of a 2 MB value through a pipe, but were
-// taken out again: a fuzz_stream run, one reader per input, timed out once under load on the clean-clone CI.)
 struct value_reader::chunked final : source_bytes {
   std::unique_ptr<char[]> data;
   std::size_t cap = 0;
-  bool allocate(std::size_t bytes) noexcept {
-    data.reset(new (std::nothrow) char[bytes]);
-    cap = data != nullptr ? bytes : 0;
-    return data != nullptr;
-  }
 };
 
 value_reader::value_reader(const parse_options& opts) : parser_(opts) {}
@@ -231,21 +224,20 @@ bool value_reader::fill() {
     }
     const std::size_t pending = len_ - pos_;
     const std::size_t cap = std::max(k_read_chunk * 2, pending * 2 + k_read_chunk);
-    if (chunk_.use_count() <= 2 && c.cap >= cap && c.data != nullptr) {
+    if (chunk_.use_count() <= 2 && c.cap >= cap && c.data) {
       std::memmove(c.data.get(), c.data.get() + pos_, pending);
     } else {
       std::shared_ptr<chunked> fresh;
       try {
         fresh = std::make_shared<chunked>();
+        fresh->data.reset(new char[cap]);
       } catch (const std::bad_alloc&) {
-        fresh = nullptr;
-      }
-      if (fresh == nullptr || !fresh->allocate(cap)) {
         // A value larger than memory (or an endless string): an error of this input, not an abort.
         io_error_ = "out of memory";
         eof_ = true;
         return false;
       }
+      fresh->cap = cap;
       if (pending > 0) std::memcpy(fresh->data.get(), buf_ + pos_, pending);
       chunk_ = fresh;
       keep_ = fresh;

@@ -1,9 +1,13 @@
 // core/filter/shared_libraries.cpp: dlopen by SONAME (Oniguruma's read from the library the build found,
-// JVIEW_ONIG_SONAME; glibc's LIBM_SO) and dlsym of each symbol used.
+// JVIEW_ONIG_SONAME; glibc's LIBM_SO when the executable is linked dynamically, JVIEW_LIBM_DLOPEN) and dlsym of each
+// symbol used.
 #include "core/filter/shared_libraries.hpp"
 
 #include <dlfcn.h>
 #include <gnu/lib-names.h>
+
+#include <cmath>
+#include <math.h>
 
 #ifndef JVIEW_ONIG_SONAME
 #define JVIEW_ONIG_SONAME "libonig.so.5"
@@ -75,6 +79,7 @@ loaded<onig_library> load_onig() {
   return l;
 }
 
+#ifdef JVIEW_LIBM_DLOPEN
 loaded<libm_library> load_libm() {
   loaded<libm_library> l;
   opened so(LIBM_SO);
@@ -87,6 +92,20 @@ loaded<libm_library> load_libm() {
   l.why = so.why;
   return l;
 }
+#else
+// Linked in (a static executable, or a test program): the table holds the functions themselves. The assignment
+// picks the double overload of each.
+loaded<libm_library> load_libm() {
+  loaded<libm_library> l;
+  libm_library& m = l.lib;
+#define JVIEW_X(name) m.name = &::name;
+  JVIEW_LIBM_UNARY(JVIEW_X)
+  JVIEW_LIBM_BINARY(JVIEW_X)
+  JVIEW_X(fma) JVIEW_X(frexp) JVIEW_X(ldexp) JVIEW_X(modf) JVIEW_X(lgamma_r) JVIEW_X(nexttoward) JVIEW_X(scalbln) JVIEW_X(jn) JVIEW_X(yn)
+#undef JVIEW_X
+  return l;
+}
+#endif
 
 }  // namespace
 

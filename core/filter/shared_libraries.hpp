@@ -1,7 +1,8 @@
-// core/filter/shared_libraries.hpp: the two shared libraries only some programs need, Oniguruma (regular
-// expressions) and libm (math builtins), bound with dlopen when first used. Linked normally, each is loaded and
-// relocated by every process: together about 20 page faults and 0.4 ms of `jview -n 1` on the machines we measure
-// (README, start-up).
+// core/filter/shared_libraries.hpp: the two libraries only some programs need, Oniguruma (regular expressions) and
+// libm (math builtins), bound when first used. Oniguruma is a shared library only (Debian ships no libonig.a) and
+// is opened with dlopen: linked normally, it would be loaded and relocated by every process (0.4 ms of `jview -n 1`
+// on the machines we measure, README, start-up). libm is linked into the static executable, and opened with dlopen
+// only when the executable is linked dynamically (JVIEW_LIBM_DLOPEN, see CMakeLists.txt).
 #pragma once
 
 #include <oniguruma.h>

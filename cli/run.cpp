@@ -221,6 +221,22 @@ std::string bad_file_arg(const char* option, const std::string& name, const std:
 
 // Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when
 // it cannot be read.
+// The end of a successful run: what is buffered is flushed and the process exits here, instead of returning
+// through the destructors of the last input's buffer, document and arenas. Unmapping those one at a time cost 0.1-0.25
+// ms of a 3 ms run on the VMs we measure (each munmap flushes the TLB of the other CPU too); the exit frees the whole
+// address space at once. A sanitizer build returns, so that LeakSanitizer still sees everything freed.
+int end_process(int status) {
+#if defined(__SANITIZE_ADDRESS__)
+  return status;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return status;
+#endif
+#endif
+  std::fflush(nullptr);
+  ::_exit(status);
+}
+
 bool read_file_text(const std::string& path, std::string& out, const std::string& name = {}) {
   value_reader r(parse_options{});
   std::string why;
@@ -455,10 +471,10 @@ int run_jq(const options& o) {
   if (sink.broken_pipe) return exit_ok;
   status = std::max(status, inputs.status());
   if (status == exit_ok && o.exit_status) {
-    if (!any_output) return exit_no_output;
-    if (!last_truthy) return exit_false;
+    if (!any_output) return end_process(exit_no_output);
+    if (!last_truthy) return end_process(exit_false);
   }
-  return status;
+  return end_process(status);
 }
 
 }  // namespace jview::cli

@@ -23,29 +23,38 @@ namespace jview {
 namespace {
 
 // One spare key table per process: parsers come and go (one per file under `--check *.json`), and the next one
-// takes the pages the last one touched instead of faulting in fresh ones.
-std::atomic<std::uint32_t*> g_spare_key_table{nullptr};
+// takes the pages the last one touched instead of faulting in fresh ones. Its address, with the lowest bit set when
+// it is on a huge page.
+std::atomic<std::uintptr_t> g_spare_key_table{0};
 
 }  // namespace
 
 void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
-  std::uint32_t* none = nullptr;
-  if (!g_spare_key_table.compare_exchange_strong(none, p)) simd::unmap_pages(p, k_key_table_bytes);
+  std::uintptr_t none = 0;
+  if (!g_spare_key_table.compare_exchange_strong(none, reinterpret_cast<std::uintptr_t>(p) | (huge ? 1 : 0)))
+    simd::unmap_pages(p, mapping());
 }
 
-bool parser::ensure_key_table() noexcept {
+bool parser::ensure_key_table(std::size_t len) noexcept {
   if (key_table_) return true;
-  std::uint32_t* t = g_spare_key_table.exchange(nullptr);
-  if (t != nullptr) {
-    std::memset(t, 0, k_key_table_bytes);
-  } else {
-    // 256 KiB written at random: its 64 pages populated in one call. Fresh 4 KiB pages cost 5-17 µs each at their
-    // first write on the VMs we measure, and a 64 KB file touched 29 of them, twitter.json 36.
-    t = static_cast<std::uint32_t*>(simd::map_pages(k_key_table_bytes));
-    if (t == nullptr) return false;
-    simd::prefault_write(t, k_key_table_bytes);
+  const std::uintptr_t spare = g_spare_key_table.exchange(0);
+  if (spare != 0) {
+    auto* t = reinterpret_cast<std::uint32_t*>(spare & ~std::uintptr_t{1});
+    key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(t, table_deleter{(spare & 1) != 0});
+    key_tag_ = std::max<std::uint32_t>(t[k_key_table_slots], 1);
+    if (key_table_.get_deleter().huge) index_.lend_arrays(t + k_key_table_arrays_at / sizeof(std::uint32_t));
+    return true;
   }
-  key_table_.reset(t);
+  // The table is written at random, and fresh 4 KiB pages cost 5-17 µs each at their first write on the VMs we
+  // measure (still about 4 µs after MADV_POPULATE_WRITE): a 64 KB file touched 29 of its pages, twitter.json 36.
+  // For a large input it goes on a huge page (about 50 µs for the whole 2 MiB), for a small one its pages are
+  // populated in one call.
+  const table_deleter kind(len >= simd::k_large_input);
+  auto* t = static_cast<std::uint32_t*>(simd::map_pages(kind.mapping()));
+  if (t == nullptr) return false;
+  if (!kind.huge) simd::prefault_write(t, k_key_table_bytes);
+  key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(t, kind);
+  if (kind.huge) index_.lend_arrays(t + k_key_table_arrays_at / sizeof(std::uint32_t));
   return true;
 }
 
@@ -326,7 +335,7 @@ parse_error parser::parse_impl(const char* begin, const char* end, document& doc
   } catch (const std::bad_alloc&) {
     return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   }
-  if (!ensure_key_table()) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
+  if (!ensure_key_table(static_cast<std::size_t>(end - base))) return {error_code::out_of_memory, static_cast<std::size_t>(p - begin)};
   bool duplicate_keys = false;
   std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const bool replace = opts_.replace_invalid_utf8;
@@ -544,7 +553,7 @@ done:
       continues_token(*p))
     JVIEW_FAIL(nodes[0].k == kind::number ? error_code::bad_number : error_code::bad_literal);
   doc.set(base, n, {static_cast<std::uint32_t>(p - base), duplicate_keys, string_flags});
-  key_tag_ += n + 1;
+  retire_key_tags(n);
   stop = p;
   return {};
 
@@ -553,7 +562,7 @@ failed:
 #undef JVIEW_ROOM
   if (clipped && p >= end) err = error_code::value_too_large;
   doc.set(base, 0);
-  key_tag_ += n + 1;
+  retire_key_tags(n);
   stop = p;
   return {err, static_cast<std::size_t>(p - begin)};
 }
@@ -573,6 +582,7 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     if (opts_.path == parse_path::automatic && end - begin < 192) return false;
     const char* first = simd::portable_ws::skip(begin, end);
     if (first == end || (*first != '{' && *first != '[')) return false;
+    if (!ensure_key_table(static_cast<std::size_t>(end - first))) return false;  // before start: it may lend arrays
     if (!ix.start(stage1_, validate_, first, end)) return false;
   }
   const std::uint32_t* tp = ix.cursor();
@@ -633,7 +643,7 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     goto give_up;
   }
   cap = doc.capacity();
-  if (!ensure_key_table()) goto give_up;
+  if (!ensure_key_table(total)) goto give_up;
 
 value:
   // p is at the token where a value must start.
@@ -789,7 +799,7 @@ close:
   // The whole value: its non-ASCII bytes not yet validated by stage 1 are checked now.
   if (!ix.validate_upto(p + 1)) goto give_up;
   doc.set(base, n, {static_cast<std::uint32_t>(p + 1 - base), duplicate_keys, string_flags});
-  key_tag_ += n + 1;
+  retire_key_tags(n);
   stop = p + 1;
   ix.save(tp, sp, stop);
   ++two_stage_values_;
@@ -799,7 +809,7 @@ give_up:
 #undef JVIEW_NEXT
 #undef JVIEW_ROOM
   ix.invalidate();
-  key_tag_ += n + 1;
+  retire_key_tags(n);
   return false;
 #else
   (void)begin;

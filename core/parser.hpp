@@ -70,14 +70,30 @@ class parser {
   // tag of the object that last set them. Tags are key_tag_ + the object's node index, fresh for every value.
   static constexpr std::uint32_t k_key_table_depths = 16;
   static constexpr std::uint32_t k_key_table_bits = 12;
-  static constexpr std::size_t k_key_table_bytes =
-      (std::size_t{k_key_table_depths} << k_key_table_bits) * sizeof(std::uint32_t);
+  static constexpr std::size_t k_key_table_slots = std::size_t{k_key_table_depths} << k_key_table_bits;
+  // The slots, then the next free tag, kept with the table so that the next parser to take it goes on from there
+  // (no slot then holds a tag of its values: nothing to clear).
+  static constexpr std::size_t k_key_table_bytes = (k_key_table_slots + 1) * sizeof(std::uint32_t);
+  // On a huge page (a large input), the stage-1 arrays follow the table: index_ borrows them (one huge page for
+  // both, not two).
+  static constexpr std::size_t k_key_table_arrays_at = (k_key_table_bytes + 63) / 64 * 64;
+  static_assert(k_key_table_arrays_at + simd::structural_index::k_arrays_bytes <= simd::k_huge_page / 2);
   struct table_deleter {  // keeps the table as the process's spare (parser.cpp) or unmaps it
+    table_deleter() noexcept : huge(false) {}
+    explicit table_deleter(bool on_huge_page) noexcept : huge(on_huge_page) {}
+    bool huge;  // mapped as a huge page (k_huge_page / 2 bytes given to map_pages), else k_key_table_bytes
+    std::size_t mapping() const noexcept { return huge ? simd::k_huge_page / 2 : k_key_table_bytes; }
     void operator()(std::uint32_t* p) const noexcept;
   };
   std::unique_ptr<std::uint32_t[], table_deleter> key_table_;
-  // Gets key_table_ (zeroed) once: the process's spare table, or fresh pages populated; false: out of memory.
-  bool ensure_key_table() noexcept;
+  // Gets key_table_ once, for a value of up to `len` bytes: the process's spare table, else fresh memory (a huge
+  // page for a large input, whose stage-1 arrays go with it); false: out of memory.
+  bool ensure_key_table(std::size_t len) noexcept;
+  // After a value of n nodes: its tags are used up.
+  void retire_key_tags(std::uint32_t n) noexcept {
+    key_tag_ += n + 1;
+    if (key_table_) key_table_[k_key_table_slots] = key_tag_;
+  }
   std::uint32_t key_tag_ = 1;
   // Duplicate keys: a table per depth of key hashes, each slot tagged with the object that set it last. A slot
   // already holding this object's tag flags the object (node `obj` at index `cur`) as a candidate; the exact test

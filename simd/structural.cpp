@@ -14,6 +14,7 @@
 namespace jview::simd {
 
 void structural_index::arrays_deleter::operator()(std::uint32_t* p) const noexcept {
+  if (mapped == k_lent) return;
   if (mapped != 0)
     unmap_pages(p, mapped);
   else
@@ -26,9 +27,16 @@ structural_index::~structural_index() = default;
 namespace {
 constexpr std::uint32_t k_sentinel = 0xffffffffu;
 // A batch holds at most one token per byte, plus the flatten slack (64) and room for a sentinel.
-constexpr std::size_t k_pos_entries = structural_index::k_batch + 128;
+constexpr std::size_t k_pos_entries = structural_index::k_array_entries;
 
 }  // namespace
+
+void structural_index::lend_arrays(std::uint32_t* mem) noexcept {
+  live_ = false;
+  pos_ = std::unique_ptr<std::uint32_t[], arrays_deleter>(mem, arrays_deleter{arrays_deleter::k_lent});
+  special_ = mem + k_pos_entries;
+  capacity_ = k_pos_entries;
+}
 
 bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept,
                              const char* begin, const char* end) {

@@ -76,6 +76,12 @@ class structural_index {
     if (!live_ || end != end_ || begin < stop_) return false;
     return begin <= (cursor_ != pos_end_ ? base_ + *cursor_ : next_);
   }
+  // Entries of each of the two arrays a large input needs (k_batch tokens and slack), and the bytes of both.
+  static constexpr std::size_t k_array_entries = k_batch + 128;
+  static constexpr std::size_t k_arrays_bytes = 2 * k_array_entries * sizeof(std::uint32_t);
+  // Memory of k_arrays_bytes the caller owns (and keeps until this index is destroyed or given other memory) for
+  // the arrays, instead of a mapping of their own: the parser puts them on the huge page of its key table.
+  void lend_arrays(std::uint32_t* mem) noexcept;
   // Starts indexing at `begin`; the first batch is indexed at once. False when there is nothing to index.
   bool start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept, const char* begin,
              const char* end);
@@ -109,7 +115,9 @@ class structural_index {
   const char* base_ = nullptr;
   // pos_ and special_: one block of capacity_ entries each, mapped (simd/pages.hpp) or from the heap.
   struct arrays_deleter {
-    std::size_t mapped;  // bytes as given to map_pages; 0: a heap block (unique_ptr value-initialises it)
+    // Bytes as given to map_pages; 0: a heap block (unique_ptr value-initialises it); k_lent: lend_arrays' memory.
+    std::size_t mapped;
+    static constexpr std::size_t k_lent = ~std::size_t{0};
     void operator()(std::uint32_t* p) const noexcept;
   };
   std::unique_ptr<std::uint32_t[], arrays_deleter> pos_;

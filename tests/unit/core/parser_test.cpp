@@ -287,6 +287,14 @@ TEST_CASE("duplicate keys: exactly the objects that repeat a key are flagged, an
   for (int i = 0; i < 20000; ++i) many += (i ? ",\"" : "\"") + std::to_string(i) + "\":" + std::to_string(i);
   CHECK(flags(many + "}") == ".");
   CHECK(flags(many + ",\"19999\":0}") == "D");
+  // Every parser here takes the table the one before left (it goes on from that one's tags): a large input (its
+  // table on a huge page), then small ones again, flags the same.
+  std::string large = "[";
+  for (int i = 0; i < 30000; ++i) large += R"({"id":1,"name":"x","tags":[]},)";
+  REQUIRE(large.size() > simd::k_large_input);
+  CHECK(flags(large + R"({"id":1,"id":2}])") == std::string(30000, '.') + "D");
+  CHECK(flags(R"({"id":1,"name":"x","tags":[]})") == ".");
+  CHECK(flags(R"({"id":1,"name":"x","id":[]})") == "D");
   // unique_member_keys: first occurrence's position, last occurrence's node (its value follows it).
   const std::string text = R"({"a":1,"b":2,"a":3,"c":4,"b":5})";
   REQUIRE(!parse_text(text, doc).err);

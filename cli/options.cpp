@@ -1,6 +1,7 @@
 // cli/options.cpp: the one table of command-line options (CLI11), with jq's names and meanings, then the
 // post-processing jq does itself: the first positional is the filter (unless -f), the rest are files, or
-// positional arguments after --args / --jsonargs.
+// positional arguments after --args / --jsonargs. A plain command line (positionals and boolean short flags only)
+// is read without building CLI11's parser at all (parse_plain).
 #include "cli/options.hpp"
 
 // Start-up: CLI11's headers include <iostream>, whose every includer (with GCC 12's libstdc++) constructs a static
@@ -78,14 +79,70 @@ class argv_names {
 
 }  // namespace
 
-int parse_command_line(int argc, char** argv, options& o) {
-  CLI::App app{"jview: a jq-compatible JSON processor over a zero-copy view", "jview"};
-  app.set_help_flag("-h,--help", "show this help");
+namespace {
+
+// What the arguments said, before it becomes `options` (finish): the flags and values that are not options' fields
+// themselves, and the positionals in order.
+struct parsed {
   bool version = false, compact = false, tab = false, sort_keys = false, ascii = false, color_on = false,
        color_off = false, args_mode = false, jsonargs_mode = false;
   int indent = 2;
+  // The last of -c, --tab and --indent decides the layout, as in jq (`-c --tab` is pretty with tabs).
+  enum class layout { pretty, compact, tab, indent } last_layout = layout::pretty;
   std::string numbers = "source";
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
+};
+
+// The boolean short flags (those with a long name too; -V and -h are not among them). A plain command line, of
+// positionals and groups of these only ("-nr"), is read without CLI11 (parse_plain); parse_with_cli11 gives CLI11
+// the same flags with their long names and help texts.
+bool* short_flag(char letter, parsed& p, options& o) {
+  switch (letter) {
+    case 'c': return &p.compact;
+    case 'n': return &o.null_input;
+    case 's': return &o.slurp;
+    case 'R': return &o.raw_input;
+    case 'r': return &o.raw_output;
+    case 'j': return &o.join_output;
+    case 'a': return &p.ascii;
+    case 'S': return &p.sort_keys;
+    case 'C': return &p.color_on;
+    case 'M': return &p.color_off;
+    case 'e': return &o.exit_status;
+    default: return nullptr;
+  }
+}
+
+// Start-up: a command line with no option, or only the flags above (`jview -c '.items[]' file`), is all that
+// CLI11 would hand back untouched, and building its App (the C++ locale, a dozen std::function and string objects
+// per option) took about 0.2 ms of a 3 ms run on the VMs we measure. False when any argument needs CLI11: a long
+// option, "--", a flag with a value, an unknown letter (CLI11 then reports it), or an argument like "-1" or "-.",
+// which CLI11 and jq take as a program.
+bool parse_plain(int argc, char** argv, parsed& p, options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.size() < 2 || a[0] != '-') continue;
+    for (const char c : a.substr(1))
+      if (short_flag(c, p, o) == nullptr) return false;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a.size() < 2 || a[0] != '-') {
+      p.positionals.emplace_back(a);
+      continue;
+    }
+    for (const char c : a.substr(1)) {
+      *short_flag(c, p, o) = true;
+      if (c == 'c') p.last_layout = parsed::layout::compact;
+    }
+  }
+  return true;
+}
+
+// CLI11 over the whole option table. -1: go on; else the exit status (help printed, or a usage error).
+int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
+  CLI::App app{"jview: a jq-compatible JSON processor over a zero-copy view", "jview"};
+  app.set_help_flag("-h,--help", "show this help");
 
   // Start-up: CLI11 compares each new option with every one added before it (two thirds of the instructions of
   // `jview -n 1` went there for these 38 options), so only the options the arguments can name are added
@@ -101,35 +158,39 @@ int parse_command_line(int argc, char** argv, options& o) {
     if (CLI::Option* opt = option(names, var, what))
       opt->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
-  flag("--version,-V", version, "print the version and the kernels chosen for this CPU");
-  CLI::Option* compact_opt = flag("-c,--compact-output", compact, "compact output");
-  flag("-n,--null-input", o.null_input, "use null as the single input (read inputs with input/inputs)");
-  flag("-s,--slurp", o.slurp, "read all inputs into one array");
-  flag("-R,--raw-input", o.raw_input, "each input line is a string (with -s: the whole input)");
-  flag("-r,--raw-output", o.raw_output, "write strings without quotes");
-  flag("-j,--join-output", o.join_output, "like -r, without a newline after each output");
+  // A short flag's variable is short_flag's, so that both readings of the command line set the same one.
+  auto short_bool = [&](const char* names, const char* what) -> CLI::Option* {
+    return flag(names, *short_flag(names[1], p, o), what);
+  };
+  flag("--version,-V", p.version, "print the version and the kernels chosen for this CPU");
+  CLI::Option* compact_opt = short_bool("-c,--compact-output", "compact output");
+  short_bool("-n,--null-input", "use null as the single input (read inputs with input/inputs)");
+  short_bool("-s,--slurp", "read all inputs into one array");
+  short_bool("-R,--raw-input", "each input line is a string (with -s: the whole input)");
+  short_bool("-r,--raw-output", "write strings without quotes");
+  short_bool("-j,--join-output", "like -r, without a newline after each output");
   flag("--raw-output0", o.raw_output0, "like -r, with a NUL after each output");
-  flag("-a,--ascii-output", ascii, "write non-ASCII characters as \\uXXXX escapes");
-  flag("-S,--sort-keys", sort_keys, "sort object keys");
-  flag("-C,--color-output", color_on, "colour the output (JQ_COLORS sets the colours)");
-  flag("-M,--monochrome-output", color_off, "no colour");
-  CLI::Option* tab_opt = flag("--tab", tab, "indent with one tab per level");
-  CLI::Option* indent_opt = option("--indent", indent, "indent with N spaces per level (0-7; -1: a tab)");
+  short_bool("-a,--ascii-output", "write non-ASCII characters as \\uXXXX escapes");
+  short_bool("-S,--sort-keys", "sort object keys");
+  short_bool("-C,--color-output", "colour the output (JQ_COLORS sets the colours)");
+  short_bool("-M,--monochrome-output", "no colour");
+  CLI::Option* tab_opt = flag("--tab", p.tab, "indent with one tab per level");
+  CLI::Option* indent_opt = option("--indent", p.indent, "indent with N spaces per level (0-7; -1: a tab)");
   flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
-  flag("-e,--exit-status", o.exit_status, "exit 1 if the last output is false or null, 4 if none");
+  short_bool("-e,--exit-status", "exit 1 if the last output is false or null, 4 if none");
   flag("--unbuffered", o.unbuffered, "flush after each output");
   flag("--stream", o.stream, "read each input as [path, leaf] and [path] events, as jq --stream");
   flag("--stream-errors", o.stream_errors, "like --stream; a parse error is the event [message, path]");
-  pairs("--arg", arg_pairs, "NAME VALUE: $NAME is the string VALUE");
-  pairs("--argjson", argjson_pairs, "NAME JSON: $NAME is the JSON value");
-  pairs("--slurpfile", slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values");
-  pairs("--rawfile", rawfile_pairs, "NAME FILE: $NAME is FILE's text");
-  flag("--args", args_mode, "remaining arguments are positional string arguments ($ARGS.positional)");
-  flag("--jsonargs", jsonargs_mode, "remaining arguments are positional JSON arguments");
+  pairs("--arg", p.arg_pairs, "NAME VALUE: $NAME is the string VALUE");
+  pairs("--argjson", p.argjson_pairs, "NAME JSON: $NAME is the JSON value");
+  pairs("--slurpfile", p.slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values");
+  pairs("--rawfile", p.rawfile_pairs, "NAME FILE: $NAME is FILE's text");
+  flag("--args", p.args_mode, "remaining arguments are positional string arguments ($ARGS.positional)");
+  flag("--jsonargs", p.jsonargs_mode, "remaining arguments are positional JSON arguments");
   option("-f,--from-file", o.from_file, "read the filter from FILE");
   if (CLI::Option* opt = option("-L,--library-path", o.library_paths, "search DIR for modules"))
     opt->allow_extra_args(false);
-  if (CLI::Option* opt = option("--numbers", numbers,
+  if (CLI::Option* opt = option("--numbers", p.numbers,
                                 "source: numbers as written (default); shortest: shortest round-trip doubles"))
     opt->check(CLI::IsMember({"source", "shortest"}));
   option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
@@ -169,69 +230,82 @@ int parse_command_line(int argc, char** argv, options& o) {
       eprint("jview: error: Unknown option: {}\nUse jview --help for help with command-line options.\n", a);
       return exit_usage;
     }
-    positionals.push_back(a);
+    p.positionals.push_back(a);
   }
-  if (version) {
+  for (const CLI::Option* opt : app.parse_order()) {
+    if (opt == compact_opt)
+      p.last_layout = parsed::layout::compact;
+    else if (opt == tab_opt)
+      p.last_layout = parsed::layout::tab;
+    else if (opt == indent_opt)
+      p.last_layout = parsed::layout::indent;
+  }
+  return -1;
+}
+
+// The rest, as jq does it: the first positional is the filter (unless -f), the others files or $ARGS.positional.
+int finish(parsed& p, options& o) {
+  if (p.version) {
     oprint("jview {}\n{}\n", JVIEW_VERSION, simd::describe_kernels());
     return exit_ok;
   }
-  if (indent < -1 || indent > 7) {
+  if (p.indent < -1 || p.indent > 7) {
     eprint("jview: error: --indent takes a number between -1 and 7\nUse jview --help for help with command-line options.\n");
     return exit_usage;
   }
-  // As in jq, the last of -c, --tab and --indent decides: `-c --tab` is pretty with tabs, `--tab -c` compact.
-  compact = tab = false;
-  for (const CLI::Option* opt : app.parse_order()) {
-    if (opt == compact_opt) {
-      compact = true;
-      tab = false;
-    } else if (opt == tab_opt) {
-      compact = false;
-      tab = true;
-    } else if (opt == indent_opt) {
-      compact = false;
-      tab = indent == -1;  // jq 1.8: --indent -1 is --tab
-    }
-  }
-  if (indent < 0) indent = 1;  // (--indent -1: tabs)
+  const bool compact = p.last_layout == parsed::layout::compact;
+  const bool tab = p.last_layout == parsed::layout::tab ||
+                   (p.last_layout == parsed::layout::indent && p.indent == -1);  // jq 1.8: --indent -1 is --tab
   o.write.pretty = !compact;
-  o.write.indent = indent;
+  o.write.indent = p.indent < 0 ? 1 : p.indent;  // (--indent -1: tabs)
   o.write.tab = tab;
-  o.write.sort_keys = sort_keys;
-  o.write.ascii = ascii;
-  o.write.numbers = numbers == "shortest" ? number_mode::shortest : number_mode::source;
-  o.color = color_on ? 1 : color_off ? 0 : -1;
+  o.write.sort_keys = p.sort_keys;
+  o.write.ascii = p.ascii;
+  o.write.numbers = p.numbers == "shortest" ? number_mode::shortest : number_mode::source;
+  o.color = p.color_on ? 1 : p.color_off ? 0 : -1;
   if (o.join_output || o.raw_output0) o.raw_output = true;
   if (o.stream_errors) o.stream = true;
-  for (std::size_t i = 0; i + 1 < arg_pairs.size(); i += 2) o.string_args.emplace_back(arg_pairs[i], arg_pairs[i + 1]);
-  for (std::size_t i = 0; i + 1 < argjson_pairs.size(); i += 2)
-    o.json_args.emplace_back(argjson_pairs[i], argjson_pairs[i + 1]);
-  for (std::size_t i = 0; i + 1 < slurpfile_pairs.size(); i += 2)
-    o.slurp_files.emplace_back(slurpfile_pairs[i], slurpfile_pairs[i + 1]);
-  for (std::size_t i = 0; i + 1 < rawfile_pairs.size(); i += 2)
-    o.raw_files.emplace_back(rawfile_pairs[i], rawfile_pairs[i + 1]);
+  const auto& ap = p.arg_pairs;
+  for (std::size_t i = 0; i + 1 < ap.size(); i += 2) o.string_args.emplace_back(ap[i], ap[i + 1]);
+  const auto& jp = p.argjson_pairs;
+  for (std::size_t i = 0; i + 1 < jp.size(); i += 2) o.json_args.emplace_back(jp[i], jp[i + 1]);
+  const auto& sp = p.slurpfile_pairs;
+  for (std::size_t i = 0; i + 1 < sp.size(); i += 2) o.slurp_files.emplace_back(sp[i], sp[i + 1]);
+  const auto& rp = p.rawfile_pairs;
+  for (std::size_t i = 0; i + 1 < rp.size(); i += 2) o.raw_files.emplace_back(rp[i], rp[i + 1]);
 
   std::size_t first_file = 0;
   if (o.check || o.utf8) {
     first_file = 0;
   } else if (o.from_file.empty()) {
-    if (!positionals.empty()) {
-      o.filter = positionals[0];
+    if (!p.positionals.empty()) {
+      o.filter = p.positionals[0];
       first_file = 1;
     } else if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
       eprint("Usage: jview [OPTIONS] FILTER [FILE...]\nUse jview --help for help with command-line options.\n");
       return exit_usage;
     }  // else no filter in a pipeline: `.`, as jq
   }
-  for (std::size_t i = first_file; i < positionals.size(); ++i) {
-    if (args_mode)
-      o.positional_strings.push_back(positionals[i]);
-    else if (jsonargs_mode)
-      o.positional_json.push_back(positionals[i]);
+  for (std::size_t i = first_file; i < p.positionals.size(); ++i) {
+    if (p.args_mode)
+      o.positional_strings.push_back(p.positionals[i]);
+    else if (p.jsonargs_mode)
+      o.positional_json.push_back(p.positionals[i]);
     else
-      o.files.push_back(positionals[i]);
+      o.files.push_back(p.positionals[i]);
   }
   return -1;
+}
+
+}  // namespace
+
+int parse_command_line(int argc, char** argv, options& o) {
+  parsed p;
+  if (!parse_plain(argc, argv, p, o)) {  // (it changes nothing when it returns false)
+    const int status = parse_with_cli11(argc, argv, p, o);
+    if (status >= 0) return status;
+  }
+  return finish(p, o);
 }
 
 }  // namespace jview::cli

@@ -207,6 +207,17 @@ def cases(shared):
         c("unknown option", ["--bogus", "."], "1", exit=2, stderr_re="bogus"),
         c("no filter in a pipeline is . (jq 1.8)", [], "[1, 2]", stdout="[\n  1,\n  2\n]\n"),
         c("no filter, options only", ["-c"], "[1, 2]", stdout="[1,2]\n"),
+        # --- Plain command lines (positionals and boolean short flags) are read without CLI11: the same meanings.
+        c("short flags grouped", ["-cS", "."], '{"b":1,"a":[1,2]}', stdout='{"a":[1,2],"b":1}\n'),
+        c("short flag after the filter", [".", "-c"], "[1, 2]", stdout="[1,2]\n"),
+        c("-nr group", ["-nr", '"a"'], stdout="a\n"),
+        c("-rj group", ["-rj", "."], '"x" "y"', stdout="xy"),
+        c("-e in a group, false last", ["-ce", ".[1]"], "[1, false]", stdout="false\n", exit=1),
+        c("unknown letter in a flag group", ["-cx", "."], "1", exit=2,
+          stderr="jview: error: Unknown option: -x\nUse jview --help for help with command-line options.\n"),
+        c("-1 is a program, not a flag", ["-1"], "null", stdout="-1\n"),
+        c("short and long spellings agree", ["--compact-output", "--sort-keys", "."], '{"b":1,"a":[1,2]}',
+          stdout='{"a":[1,2],"b":1}\n'),
         # --- The last of -c, --tab, --indent decides (jq).
         c("-c then --tab is tabs", ["-c", "--tab", "."], "[1]", stdout="[\n\t1\n]\n"),
         c("--tab then -c is compact", ["--tab", "-c", "."], "[1]", stdout="[1]\n"),

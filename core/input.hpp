@@ -94,6 +94,7 @@ class value_reader {
   int fd_ = -1;
   bool own_fd_ = false;
   bool eof_ = false;
+  bool pipe_widened_ = false;  // fill() widened a pipe on stdin (once)
   bool bom_checked_ = false;  // a leading UTF-8 byte order mark is skipped, as jq does
   std::uint64_t values_ = 0;  // values read so far
   std::shared_ptr<source_bytes> keep_;

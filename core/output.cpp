@@ -2,6 +2,7 @@
 #include "core/output.hpp"
 
 #include <cstring>
+#include <new>
 #include <utility>
 
 namespace jview {
@@ -9,6 +10,7 @@ namespace jview {
 bool output_buffer::flush() {
   if (len_ > 0) {
     if (!failed_ && !fn_(ctx_, data_.get(), len_)) failed_ = true;
+    flushed_ += len_;
     len_ = 0;
   }
   whole_ = 0;
@@ -25,17 +27,27 @@ void output_buffer::flush_whole() noexcept {
 }
 
 void output_buffer::make_room(std::size_t n) {
-  if (whole_ > 0 && whole_ < len_) {
-    // Flush the whole values and keep the start of the value being written at the front: a run cut short (a
-    // fault, out of memory) then still ends after a whole value. A value longer than the buffer goes out in pieces.
-    const std::size_t done = whole_, tail = len_ - whole_;
-    len_ = done;
-    flush();
-    std::memmove(data_.get(), data_.get() + done, tail);
-    len_ = tail;
-  } else {
-    flush();
+  // Flush the whole values and keep the start of the value being written (the tail): a run cut short (a fault,
+  // out of memory) then still ends after a whole value. A value longer than the buffer goes out in pieces.
+  const std::size_t done = whole_ > 0 && whole_ < len_ ? whole_ : len_;
+  const std::size_t tail = len_ - done;
+  len_ = done;
+  flush();
+  char* const from = data_.get() + done;
+  if (cap_ < k_steady_chunk && flushed_ >= k_steady_after) {
+    // A long output: on in bigger chunks (see k_first_chunk). If that allocation fails, the old buffer stays.
+    try {
+      std::unique_ptr<char[]> wider(new char[k_steady_chunk]);
+      if (tail > 0) std::memcpy(wider.get(), from, tail);
+      data_ = std::move(wider);  // (a fault handler reading data() meanwhile sees whole() == 0)
+      cap_ = chunk_ = k_steady_chunk;
+    } catch (const std::bad_alloc&) {
+      if (tail > 0) std::memmove(data_.get(), from, tail);
+    }
+  } else if (tail > 0) {
+    std::memmove(data_.get(), from, tail);
   }
+  len_ = tail;
   if (cap_ - len_ >= n) return;
   // A single piece larger than the buffer: grow in chunk steps (no zero fill: new char[] leaves bytes as they are).
   std::size_t cap = ((len_ + n + chunk_ - 1) / chunk_) * chunk_;

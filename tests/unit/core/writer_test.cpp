@@ -1,7 +1,9 @@
 // tests/unit/core/writer_test.cpp: jq's output format from the view: layout, escapes, sorting, colour, numbers.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/document.hpp"
 #include "core/output.hpp"
@@ -104,4 +106,38 @@ TEST_CASE("writer: primitives write constructed values like views") {
   w.close(kind::object, false);
   out.flush();
   CHECK(s == dump(R"({"k":[0.5,"x\""]})", o));
+}
+
+TEST_CASE("output buffer: a long output moves to bigger chunks with the value being written carried over") {
+  // Values of many sizes (some longer than a chunk), with maybe_flush between them as the CLI does; the callback
+  // records each write's size. Past output_buffer::k_steady_after bytes the writes grow to k_steady_chunk, and the
+  // bytes are exactly the values in order.
+  struct sink {
+    std::string text;
+    std::vector<std::size_t> writes;
+    static bool write(void* ctx, const char* data, std::size_t len) {
+      auto* s = static_cast<sink*>(ctx);
+      s->text.append(data, len);
+      s->writes.push_back(len);
+      return true;
+    }
+  } out_sink;
+  std::string want;
+  {
+    output_buffer out(&sink::write, &out_sink);
+    for (std::size_t i = 0; want.size() < 3 * output_buffer::k_steady_after; ++i) {
+      const std::string value = std::to_string(i) + std::string((i * 7919) % 50000, 'a' + static_cast<char>(i % 26)) + "\n";
+      for (std::size_t at = 0; at < value.size(); at += 1000)  // a value appended in pieces, as the writer does
+        out.append(value.data() + at, std::min<std::size_t>(1000, value.size() - at));
+      out.maybe_flush();
+      want += value;
+    }
+    out.flush();
+  }
+  CHECK(out_sink.text == want);
+  REQUIRE(out_sink.writes.size() > 2);
+  CHECK(out_sink.writes.front() <= output_buffer::k_first_chunk);
+  const std::size_t largest = *std::max_element(out_sink.writes.begin(), out_sink.writes.end());
+  CHECK(largest > output_buffer::k_first_chunk);
+  CHECK(largest <= output_buffer::k_steady_chunk);
 }

@@ -84,6 +84,7 @@ namespace {
 // What the arguments said, before it becomes `options` (finish): the flags and values that are not options' fields
 // themselves, and the positionals in order.
 struct parsed {
+  // compact and tab are only where -c and --tab land; the layout comes from last_layout.
   bool version = false, compact = false, tab = false, sort_keys = false, ascii = false, color_on = false,
        color_off = false, args_mode = false, jsonargs_mode = false;
   int indent = 2;

@@ -219,8 +219,6 @@ std::string bad_file_arg(const char* option, const std::string& name, const std:
   return fmt::format("jview: Bad JSON in --{} {} {}: ", option, name, path);
 }
 
-// Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when
-// it cannot be read.
 // The end of a successful run: what is buffered is flushed and the process exits here, instead of returning
 // through the destructors of the last input's buffer, document and arenas. Unmapping those one at a time cost 0.1-0.25
 // ms of a 3 ms run on the VMs we measure (each munmap flushes the TLB of the other CPU too); the exit frees the whole
@@ -237,6 +235,8 @@ int end_process(int status) {
   ::_exit(status);
 }
 
+// Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when
+// it cannot be read.
 bool read_file_text(const std::string& path, std::string& out, const std::string& name = {}) {
   value_reader r(parse_options{});
   std::string why;

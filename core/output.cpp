@@ -33,7 +33,8 @@ void output_buffer::make_room(std::size_t n) {
   const std::size_t tail = len_ - done;
   len_ = done;
   flush();
-  char* const from = data_.get() + done;
+  const char* const from = data_.get() + done;
+  bool widened = false;
   if (cap_ < k_steady_chunk && flushed_ >= k_steady_after) {
     // A long output: on in bigger chunks (see k_first_chunk). If that allocation fails, the old buffer stays.
     try {
@@ -41,12 +42,11 @@ void output_buffer::make_room(std::size_t n) {
       if (tail > 0) std::memcpy(wider.get(), from, tail);
       data_ = std::move(wider);  // (a fault handler reading data() meanwhile sees whole() == 0)
       cap_ = chunk_ = k_steady_chunk;
+      widened = true;
     } catch (const std::bad_alloc&) {
-      if (tail > 0) std::memmove(data_.get(), from, tail);
     }
-  } else if (tail > 0) {
-    std::memmove(data_.get(), from, tail);
   }
+  if (!widened && tail > 0) std::memmove(data_.get(), from, tail);
   len_ = tail;
   if (cap_ - len_ >= n) return;
   // A single piece larger than the buffer: grow in chunk steps (no zero fill: new char[] leaves bytes as they are).

@@ -37,22 +37,22 @@ void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
 
 bool parser::ensure_key_table(std::size_t len) noexcept {
   if (key_table_) return true;
-  const std::uintptr_t spare = g_spare_key_table.exchange(0);
-  if (spare != 0) {
-    auto* t = reinterpret_cast<std::uint32_t*>(spare & ~std::uintptr_t{1});
-    key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(t, table_deleter{(spare & 1) != 0});
+  std::uint32_t* t;
+  table_deleter kind;
+  if (const std::uintptr_t spare = g_spare_key_table.exchange(0); spare != 0) {
+    t = reinterpret_cast<std::uint32_t*>(spare & ~std::uintptr_t{1});
+    kind = table_deleter((spare & 1) != 0);
     key_tag_ = std::max<std::uint32_t>(t[k_key_table_slots], 1);
-    if (key_table_.get_deleter().huge) index_.lend_arrays(t + k_key_table_arrays_at / sizeof(std::uint32_t));
-    return true;
+  } else {
+    // The table is written at random, and fresh 4 KiB pages cost 5-17 µs each at their first write on the VMs we
+    // measure (still about 4 µs after MADV_POPULATE_WRITE): a 64 KB file touched 29 of its pages, twitter.json 36.
+    // For a large input it goes on a huge page (about 50 µs for the whole 2 MiB), for a small one its pages are
+    // populated in one call.
+    kind = table_deleter(len >= simd::k_large_input);
+    t = static_cast<std::uint32_t*>(simd::map_pages(kind.mapping()));
+    if (t == nullptr) return false;
+    if (!kind.huge) simd::prefault_write(t, k_key_table_bytes);
   }
-  // The table is written at random, and fresh 4 KiB pages cost 5-17 µs each at their first write on the VMs we
-  // measure (still about 4 µs after MADV_POPULATE_WRITE): a 64 KB file touched 29 of its pages, twitter.json 36.
-  // For a large input it goes on a huge page (about 50 µs for the whole 2 MiB), for a small one its pages are
-  // populated in one call.
-  const table_deleter kind(len >= simd::k_large_input);
-  auto* t = static_cast<std::uint32_t*>(simd::map_pages(kind.mapping()));
-  if (t == nullptr) return false;
-  if (!kind.huge) simd::prefault_write(t, k_key_table_bytes);
   key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(t, kind);
   if (kind.huge) index_.lend_arrays(t + k_key_table_arrays_at / sizeof(std::uint32_t));
   return true;

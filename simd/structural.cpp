@@ -26,16 +26,13 @@ structural_index::~structural_index() = default;
 
 namespace {
 constexpr std::uint32_t k_sentinel = 0xffffffffu;
-// A batch holds at most one token per byte, plus the flatten slack (64) and room for a sentinel.
-constexpr std::size_t k_pos_entries = structural_index::k_array_entries;
-
 }  // namespace
 
 void structural_index::lend_arrays(std::uint32_t* mem) noexcept {
   live_ = false;
   pos_ = std::unique_ptr<std::uint32_t[], arrays_deleter>(mem, arrays_deleter{arrays_deleter::k_lent});
-  special_ = mem + k_pos_entries;
-  capacity_ = k_pos_entries;
+  special_ = mem + k_array_entries;
+  capacity_ = k_array_entries;
 }
 
 bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept,
@@ -43,7 +40,7 @@ bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(con
   live_ = false;
   // Arrays for one batch, or for the whole input when it is smaller (fromjson of a short text allocates little).
   const auto len = static_cast<std::size_t>(end - begin);
-  const std::size_t need = len < structural_index::k_batch ? (len + 63) / 64 * 64 + 128 : k_pos_entries;
+  const std::size_t need = len < structural_index::k_batch ? (len + 63) / 64 * 64 + 128 : k_array_entries;
   if (need > capacity_) {
     // Both arrays in one block: on a huge page for a large input (its batches soon write most of both; fresh 4 KiB
     // pages cost 5-17 µs each at their first write), else from the heap (a parser per file under `--check *.json`

@@ -76,7 +76,8 @@ class structural_index {
     if (!live_ || end != end_ || begin < stop_) return false;
     return begin <= (cursor_ != pos_end_ ? base_ + *cursor_ : next_);
   }
-  // Entries of each of the two arrays a large input needs (k_batch tokens and slack), and the bytes of both.
+  // Entries of each of the two arrays a large input needs: a batch holds at most one token per byte, plus the
+  // flatten slack (64) and room for a sentinel. And the bytes of both.
   static constexpr std::size_t k_array_entries = k_batch + 128;
   static constexpr std::size_t k_arrays_bytes = 2 * k_array_entries * sizeof(std::uint32_t);
   // Memory of k_arrays_bytes the caller owns (and keeps until this index is destroyed or given other memory) for

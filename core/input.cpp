@@ -50,10 +50,10 @@ struct value_reader::mapped final : source_bytes {
   }
 };
 
-// A regular file read whole into memory of simd::map_pages (huge pages).
+// A regular file read whole into memory of simd::map_huge_pages.
 struct value_reader::read_in final : source_bytes {
   void* addr = nullptr;
-  std::size_t size = 0;  // as given to map_pages
+  std::size_t size = 0;  // as given to map_huge_pages
   ~read_in() override { simd::unmap_pages(addr, size); }
 };
 
@@ -131,13 +131,12 @@ bool value_reader::open(const std::string& path, std::string& error) {
 bool value_reader::read_whole(int fd, std::size_t size) {
   // Into huge pages: on a VM, scanning a mapped file's page-cache pages ran at about 2 GB/s (citm_catalog.json:
   // about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan at about 0.45 ms. (It stays below
-  // k_drop_step, so drop_behind never releases these pages.)
-  const std::size_t map = std::max(size, simd::k_huge_page / 2);  // huge pages even for a small file
-  void* addr = simd::map_pages(map);
+  // k_drop_step, so drop_behind never releases these pages.) The parser's buffers follow it on the same huge pages.
+  void* addr = simd::map_huge_pages(size);
   if (addr == nullptr) return false;
   auto r = std::make_shared<read_in>();
   r->addr = addr;
-  r->size = map;
+  r->size = size;
   std::size_t got = 0;
   while (got < size) {
     const ssize_t n = ::read(fd, static_cast<char*>(addr) + got, size - got);

@@ -24,7 +24,7 @@ namespace {
 
 // One spare key table per process: parsers come and go (one per file under `--check *.json`), and the next one
 // takes the pages the last one touched instead of faulting in fresh ones. Its address, with the lowest bit set when
-// it is on a huge page.
+// it is on huge pages.
 std::atomic<std::uintptr_t> g_spare_key_table{0};
 
 }  // namespace
@@ -46,10 +46,11 @@ bool parser::ensure_key_table(std::size_t len) noexcept {
   } else {
     // The table is written at random, and fresh 4 KiB pages cost 5-17 µs each at their first write on the VMs we
     // measure (still about 4 µs after MADV_POPULATE_WRITE): a 64 KB file touched 29 of its pages, twitter.json 36.
-    // For a large input it goes on a huge page (about 50 µs for the whole 2 MiB), for a small one its pages are
-    // populated in one call.
+    // For a large input it goes on huge pages (usually the one the file's bytes are on), for a small one its
+    // pages are populated in one call.
     kind = table_deleter(len >= simd::k_large_input);
-    t = static_cast<std::uint32_t*>(simd::map_pages(kind.mapping()));
+    void* mem = kind.huge ? simd::map_huge_pages(kind.mapping()) : simd::map_pages(kind.mapping());
+    t = static_cast<std::uint32_t*>(mem);
     if (t == nullptr) return false;
     if (!kind.huge) simd::prefault_write(t, k_key_table_bytes);
   }

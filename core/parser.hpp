@@ -74,15 +74,14 @@ class parser {
   // The slots, then the next free tag, kept with the table so that the next parser to take it goes on from there
   // (no slot then holds a tag of its values: nothing to clear).
   static constexpr std::size_t k_key_table_bytes = (k_key_table_slots + 1) * sizeof(std::uint32_t);
-  // On a huge page (a large input), the stage-1 arrays follow the table: index_ borrows them (one huge page for
-  // both, not two).
+  // On huge pages (a large input), the stage-1 arrays follow the table: index_ borrows them (one block for both).
   static constexpr std::size_t k_key_table_arrays_at = (k_key_table_bytes + 63) / 64 * 64;
-  static_assert(k_key_table_arrays_at + simd::structural_index::k_arrays_bytes <= simd::k_huge_page / 2);
+  static constexpr std::size_t k_key_table_huge_bytes = k_key_table_arrays_at + simd::structural_index::k_arrays_bytes;
   struct table_deleter {  // keeps the table as the process's spare (parser.cpp) or unmaps it
     table_deleter() noexcept : huge(false) {}
     explicit table_deleter(bool on_huge_page) noexcept : huge(on_huge_page) {}
-    bool huge;  // mapped as a huge page (k_huge_page / 2 bytes given to map_pages), else k_key_table_bytes
-    std::size_t mapping() const noexcept { return huge ? simd::k_huge_page / 2 : k_key_table_bytes; }
+    bool huge;  // k_key_table_huge_bytes from map_huge_pages, else k_key_table_bytes from map_pages
+    std::size_t mapping() const noexcept { return huge ? k_key_table_huge_bytes : k_key_table_bytes; }
     void operator()(std::uint32_t* p) const noexcept;
   };
   std::unique_ptr<std::uint32_t[], table_deleter> key_table_;

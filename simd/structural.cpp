@@ -49,8 +49,8 @@ bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(con
     special_ = nullptr;
     capacity_ = 0;
     const std::size_t bytes = 2 * need * sizeof(std::uint32_t);
-    const std::size_t mapped = len >= k_large_input ? std::max(bytes, k_huge_page / 2) : 0;
-    auto* mem = static_cast<std::uint32_t*>(mapped != 0 ? map_pages(mapped) : std::malloc(bytes));
+    const std::size_t mapped = len >= k_large_input ? bytes : 0;
+    auto* mem = static_cast<std::uint32_t*>(mapped != 0 ? map_huge_pages(mapped) : std::malloc(bytes));
     if (mem == nullptr) return false;
     pos_ = std::unique_ptr<std::uint32_t[], arrays_deleter>(mem, arrays_deleter{mapped});
     special_ = mem + need;

@@ -116,7 +116,7 @@ class structural_index {
   const char* base_ = nullptr;
   // pos_ and special_: one block of capacity_ entries each, mapped (simd/pages.hpp) or from the heap.
   struct arrays_deleter {
-    // Bytes as given to map_pages; 0: a heap block (unique_ptr value-initialises it); k_lent: lend_arrays' memory.
+    // Bytes as given to map_huge_pages; 0: a heap block (unique_ptr value-initialises it); k_lent: lend_arrays' memory.
     std::size_t mapped;
     static constexpr std::size_t k_lent = ~std::size_t{0};
     void operator()(std::uint32_t* p) const noexcept;

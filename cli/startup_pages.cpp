@@ -5,11 +5,17 @@
 // faults, with the kernel mapping 16 neighbouring pages at each. MADV_POPULATE_READ maps every page of a segment
 // that is in the page cache in one call (0.1 µs a page), MADV_POPULATE_WRITE makes the data and bss pages
 // private in one call; the heap's first pages likewise. Kernels before 5.14 refuse the advice, and the pages then
-// fault in as before: nothing depends on it. Run from .preinit_array, before libc's and libstdc++'s initialisers.
+// fault in as before: nothing depends on it.
+//
+// In the static x86-64 build (JVIEW_EARLY_ENTRY, CMakeLists.txt) the segments are populated by the executable's
+// entry point, before libc's own start-up (which alone took 26 faults: its tunables, CPU features, IFUNC
+// resolvers, locale); elsewhere from .preinit_array, before libc's and libstdc++'s initialisers. The heap's pages
+// are populated from .preinit_array in both, malloc being ready then.
 #include <link.h>
 #include <malloc.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -26,6 +32,59 @@ namespace {
 
 constexpr std::uintptr_t k_page = 4096;
 
+#ifdef JVIEW_EARLY_ENTRY
+
+// Before libc is initialised: no libc call (nor errno), no stack protector (the thread pointer is not set yet).
+[[gnu::always_inline]] inline void early_madvise(std::uintptr_t begin, std::uintptr_t end, long advice) noexcept {
+  begin &= ~(k_page - 1);
+  end = (end + k_page - 1) & ~(k_page - 1);
+  if (end <= begin) return;
+  long ret;
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "0"(static_cast<long>(SYS_madvise)), "D"(begin), "S"(end - begin), "d"(advice)
+               : "rcx", "r11", "memory");
+}
+
+}  // namespace
+
+extern "C" const ElfW(Ehdr) __ehdr_start;  // the ELF header, mapped with the first segment (GNU ld)
+
+// Every loadable segment: the read-only ones mapped, the writable one made private (its RELRO part is still
+// writable now: libc's start-up writes it, then makes it read-only).
+extern "C" [[gnu::used, gnu::no_stack_protector]] void jview_populate_segments() noexcept {
+  const auto* base = reinterpret_cast<const unsigned char*>(&__ehdr_start);
+  const auto* phdr = reinterpret_cast<const ElfW(Phdr)*>(base + __ehdr_start.e_phoff);
+  std::uintptr_t bias = 0;
+  for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i)
+    if (phdr[i].p_type == PT_LOAD && phdr[i].p_offset == 0)
+      bias = reinterpret_cast<std::uintptr_t>(base) - phdr[i].p_vaddr;
+  for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i) {
+    if (phdr[i].p_type != PT_LOAD) continue;
+    const std::uintptr_t begin = bias + phdr[i].p_vaddr;
+    early_madvise(begin, begin + phdr[i].p_memsz, (phdr[i].p_flags & PF_W) != 0 ? MADV_POPULATE_WRITE
+                                                                                : MADV_POPULATE_READ);
+  }
+}
+
+// The entry point: the segments, then libc's _start with the stack and %rdx (the exit hook the kernel passes) as
+// they were. The stack pointer is 16-byte aligned at entry, as a call expects.
+asm(R"(
+  .text
+  .globl jview_entry
+  .type jview_entry, @function
+jview_entry:
+  mov %rdx, %r12
+  call jview_populate_segments
+  mov %r12, %rdx
+  jmp _start
+  .size jview_entry, .-jview_entry
+)");
+
+namespace {
+
+#endif  // JVIEW_EARLY_ENTRY
+
 void populate(std::uintptr_t begin, std::uintptr_t end, bool writable) noexcept {
   begin &= ~(k_page - 1);
   end = (end + k_page - 1) & ~(k_page - 1);
@@ -34,6 +93,7 @@ void populate(std::uintptr_t begin, std::uintptr_t end, bool writable) noexcept 
 }
 
 void populate_startup_pages(int, char**, char**) {
+#ifndef JVIEW_EARLY_ENTRY
   const auto phdr_address = static_cast<std::uintptr_t>(::getauxval(AT_PHDR));
   const auto count = static_cast<std::size_t>(::getauxval(AT_PHNUM));
   if (phdr_address == 0) return;
@@ -59,6 +119,7 @@ void populate_startup_pages(int, char**, char**) {
     }
     populate(begin, end, true);
   }
+#endif
   // The heap: malloc's first call extended the break by 132 KiB and more, which start-up then writes a page at a
   // time. mallinfo2's arena is what the break grew by for malloc.
   std::free(std::malloc(1));

@@ -46,17 +46,18 @@ class input_stream final : public filter::input_provider {
     for (;;) {
       if (!reader_ && !open_next()) return nullptr;
       // The last value still in use (`[inputs]`, -s, `input`): parse into the scratch document, whose arena is
-      // reused, and hand out a compact copy (and so on while the holder is such a copy, which has no arena);
-      // otherwise parse into the holder's own document again.
-      const bool kept = holder_ && (holder_.use_count() > 1 || holder_->doc.capacity() == 0);
+      // reused, and hand out a compact copy in a new holder (and so on while the holder is such a copy, which has
+      // no arena: into the same holder once nobody else holds it); otherwise parse into the holder's own document
+      // again.
+      const bool shared = holder_ && holder_.use_count() > 1;
+      if (holder_ && !shared) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
+      const bool copy = shared || (holder_ && holder_->doc.capacity() == 0);
       if (!holder_) holder_ = std::make_shared<doc_holder>();
-      if (!kept) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
-      switch (reader_->next(kept ? scratch_ : holder_->doc)) {
+      switch (reader_->next(copy ? scratch_ : holder_->doc)) {
         case value_reader::status::value:
-          if (kept) {
-            auto h = std::make_shared<doc_holder>();
-            h->doc.copy_from(scratch_);
-            holder_ = std::move(h);
+          if (copy) {
+            if (shared) holder_ = std::make_shared<doc_holder>();
+            holder_->doc.copy_from(scratch_);
           }
           holder_->keep = reader_->source_keepalive();
           return holder_;

@@ -42,6 +42,8 @@ struct value_facts {
 };
 
 // A parsed value. Owned by the caller and reused across values: its node arena only grows.
+struct copy_chunk;  // where compact copies come from (document.cpp)
+
 class document {
  public:
   document() = default;
@@ -95,8 +97,9 @@ class document {
   // the address space is exhausted (the arena is then unchanged). Used by the parser.
   node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
   std::size_t capacity() const noexcept { return capacity_; }  // nodes writable now (mapped and populated)
-  // Becomes a compact copy of src's value (its nodes in an exact-size heap block, same source bytes): for values
-  // kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena.
+  // Becomes a compact copy of src's value (its nodes in a heap block of about their size, same source bytes): for
+  // values kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena. A copy
+  // that nobody holds any more takes the next one in its own block when that fits.
   void copy_from(const document& src);
   void set(const char* base, std::uint32_t size, value_facts facts = {}) noexcept {
     base_ = base;
@@ -119,7 +122,9 @@ class document {
   std::uint32_t size_ = 0;
   value_facts facts_;
   std::size_t capacity_ = 0;     // nodes of the arena populated so far (page-table entries filled)
-  std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_; 0: a heap block (copy_from)
+  std::size_t mapped_bytes_ = 0; // bytes of the anonymous mapping behind nodes_; 0: a copy (copy_from)
+  copy_chunk* chunk_ = nullptr;  // a copy's chunk (document.cpp); nullptr: a heap block
+  std::size_t copy_nodes_ = 0;   // nodes a copy's block holds
   void release() noexcept;
   void populate(std::size_t count) noexcept;  // capacity_ to count nodes (whole pages, within the mapping)
 };

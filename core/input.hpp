@@ -84,7 +84,9 @@ class value_reader {
   bool read_whole(int fd, std::size_t size);  // size bytes of fd into huge pages; false: no memory for them
   bool fill();                         // stream: read more; false at EOF or error
   bool find_boundary();                // stream: true when a complete value starts at pos_
-  void drop_behind(const char* p);     // mapped: release pages already processed
+  void drop_behind(const char* p);     // mapped: release pages already processed, populate those ahead
+  // Fills the page-table entries of the mapped [from, from + k_populate_step) of buf's len bytes; returns its end.
+  static std::size_t populate_ahead(const char* buf, std::size_t from, std::size_t len) noexcept;
   void count_lines(const char* from, const char* to);
 
   parser parser_;
@@ -102,6 +104,7 @@ class value_reader {
   std::size_t len_ = 0;
   std::size_t pos_ = 0;         // next unparsed byte
   std::size_t dropped_upto_ = 0;  // mapped: bytes released behind the parse position
+  std::size_t populated_upto_ = 0;  // mapped: bytes whose page-table entries have been filled
   // Stream state.
   std::shared_ptr<chunked> chunk_;
   std::size_t scan_ = 0;        // boundary scan position

@@ -1335,7 +1335,7 @@ st f_search_list(interp& I, const value&, const value*, value& out) {
   return st::ok;
 }
 
-const native_def k_core[] = {
+constexpr auto k_core = sorted_natives(std::to_array<native_def>({
     {"not", 0, f_not, nullptr, nullptr},
     {"type", 0, f_type, nullptr, nullptr},
     {"length", 0, f_length, nullptr, nullptr},
@@ -1424,27 +1424,29 @@ const native_def k_core[] = {
     {"get_prog_origin", 0, f_null, nullptr, nullptr},
     {"get_jq_origin", 0, f_null, nullptr, nullptr},
     {"modulemeta", 0, f_modulemeta, nullptr, nullptr},
-};
+}));
 
 }  // namespace
 
-native_span core_natives() { return {k_core, sizeof(k_core) / sizeof(k_core[0])}; }
+native_span core_natives() { return {k_core.data(), k_core.size()}; }
 
 namespace {
 
+// The parts, each sorted (sorted_natives); a native's index is its part's base plus its place in the part.
 struct native_table {
-  std::vector<native_def> defs;  // sorted by (name, arity)
+  static constexpr std::size_t k_parts = 4;
+  native_span part[k_parts];
+  std::uint32_t base[k_parts];
 };
 
 const native_table& table() {
   static const native_table t = [] {
-    native_table r;
-    for (native_span s : {core_natives(), string_natives(), math_time_natives(), regex_natives()})
-      for (std::size_t i = 0; i < s.count; ++i) r.defs.push_back(s.defs[i]);
-    std::sort(r.defs.begin(), r.defs.end(), [](const native_def& a, const native_def& b) {
-      const int c = std::strcmp(a.name, b.name);
-      return c != 0 ? c < 0 : a.arity < b.arity;
-    });
+    native_table r{{core_natives(), string_natives(), math_time_natives(), regex_natives()}, {}};
+    std::uint32_t base = 0;
+    for (std::size_t k = 0; k < native_table::k_parts; ++k) {
+      r.base[k] = base;
+      base += static_cast<std::uint32_t>(r.part[k].count);
+    }
     return r;
   }();
   return t;
@@ -1453,24 +1455,35 @@ const native_table& table() {
 }  // namespace
 
 int find_native(std::string_view name, int arity) {
-  const auto& defs = table().defs;
-  auto it = std::lower_bound(defs.begin(), defs.end(), std::pair<std::string_view, int>(name, arity),
-                             [](const native_def& d, const std::pair<std::string_view, int>& key) {
-                               const int c = std::string_view(d.name).compare(key.first);
-                               return c != 0 ? c < 0 : d.arity < key.second;
-                             });
-  if (it == defs.end() || it->name != name || it->arity != arity) return -1;
-  return static_cast<int>(it - defs.begin());
+  const native_table& t = table();
+  const std::pair<std::string_view, int> key(name, arity);
+  for (std::size_t k = 0; k < native_table::k_parts; ++k) {
+    const native_def* first = t.part[k].defs;
+    const native_def* last = first + t.part[k].count;
+    const native_def* it = std::lower_bound(first, last, key, [](const native_def& d, const auto& want) {
+      const int c = std::string_view(d.name).compare(want.first);
+      return c != 0 ? c < 0 : d.arity < want.second;
+    });
+    if (it != last && it->name == name && it->arity == arity) return static_cast<int>(t.base[k] + (it - first));
+  }
+  return -1;
 }
 
-const native_def& native_at(std::uint32_t i) { return table().defs[i]; }
+const native_def& native_at(std::uint32_t i) {
+  const native_table& t = table();
+  std::size_t k = native_table::k_parts - 1;
+  while (i < t.base[k]) --k;
+  return t.part[k].defs[i - t.base[k]];
+}
 
 std::vector<std::string> builtin_names() {
   std::vector<std::string> out;
-  for (const native_def& d : table().defs) {
-    if (d.name[0] == '_') continue;
-    out.push_back(std::string(d.name) + "/" + std::to_string(d.arity));
-  }
+  for (const native_span& s : table().part)
+    for (std::size_t i = 0; i < s.count; ++i) {
+      const native_def& d = s.defs[i];
+      if (d.name[0] == '_') continue;
+      out.push_back(std::string(d.name) + "/" + std::to_string(d.arity));
+    }
   for (auto& n : prelude_names())
     if (n[0] != '_') out.push_back(n);
   std::sort(out.begin(), out.end());

@@ -1,7 +1,10 @@
 // core/filter/builtins.hpp: the parts of the natives table, one per source file (builtins.cpp: core, paths,
 // collections and control; strings.cpp: strings, formats, JSON text; math_time.cpp: math and dates; regex.cpp:
-// Oniguruma). builtins.cpp merges them into one sorted table on first use.
+// Oniguruma). Each part is sorted by (name, arity) when it is compiled (sorted_natives); lookups search the parts in
+// turn (builtins.cpp), so nothing is built or sorted at start-up.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,6 +17,20 @@ struct native_span {
   const native_def* defs;
   std::size_t count;
 };
+
+// A part's definitions in (name, arity) order, each pair once: written `constexpr auto k_part =
+// sorted_natives(std::to_array<native_def>({...}));`.
+constexpr bool native_before(const native_def& a, const native_def& b) noexcept {
+  const std::string_view x(a.name), y(b.name);
+  return x != y ? x < y : a.arity < b.arity;
+}
+template <std::size_t N>
+constexpr std::array<native_def, N> sorted_natives(std::array<native_def, N> defs) {
+  std::sort(defs.begin(), defs.end(), native_before);
+  for (std::size_t i = 1; i < N; ++i)
+    if (!native_before(defs[i - 1], defs[i])) throw "a native is defined twice";  // not a constant: a compile error
+  return defs;
+}
 
 native_span core_natives();
 native_span string_natives();

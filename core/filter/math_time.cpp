@@ -304,7 +304,7 @@ st d_now(interp&, const value&, const value*, value& out) {
   return st::ok;
 }
 
-const native_def k_math[] = {
+constexpr auto k_math = sorted_natives(std::to_array<native_def>({
 #define JVIEW_X(name) {#name, 0, m_##name, nullptr, nullptr},
     JVIEW_LIBM_UNARY(JVIEW_X)
 #undef JVIEW_X
@@ -338,10 +338,10 @@ const native_def k_math[] = {
     {"strflocaltime", 1, d_strflocaltime, nullptr, nullptr},
     {"strptime", 1, d_strptime, nullptr, nullptr},
     {"now", 0, d_now, nullptr, nullptr},
-};
+}));
 
 }  // namespace
 
-native_span math_time_natives() { return {k_math, sizeof(k_math) / sizeof(k_math[0])}; }
+native_span math_time_natives() { return {k_math.data(), k_math.size()}; }
 
 }  // namespace jview::filter::detail

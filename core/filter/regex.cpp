@@ -274,16 +274,16 @@ st g_gsub2(interp& I, const node* call, const value& in, const env* e, sink k) {
   return I.eval_arg(call, 0, in, e, make_sink(per_re));
 }
 
-const native_def k_regex[] = {
+constexpr auto k_regex = sorted_natives(std::to_array<native_def>({
     {"_match_impl", 3, f_match_impl, nullptr, nullptr},
     {"sub", 3, nullptr, g_sub3, nullptr},
     {"sub", 2, nullptr, g_sub2, nullptr},
     {"gsub", 3, nullptr, g_gsub3, nullptr},
     {"gsub", 2, nullptr, g_gsub2, nullptr},
-};
+}));
 
 }  // namespace
 
-native_span regex_natives() { return {k_regex, sizeof(k_regex) / sizeof(k_regex[0])}; }
+native_span regex_natives() { return {k_regex.data(), k_regex.size()}; }
 
 }  // namespace jview::filter::detail

@@ -416,7 +416,7 @@ st f_abs(interp& I, const value& in, const value*, value& out) {
   return st::ok;
 }
 
-const native_def k_strings[] = {
+constexpr auto k_strings = sorted_natives(std::to_array<native_def>({
     {"tostring", 0, f_tostring, nullptr, nullptr},
     {"tojson", 0, f_tojson, nullptr, nullptr},
     {"fromjson", 0, f_fromjson, nullptr, nullptr},
@@ -438,7 +438,7 @@ const native_def k_strings[] = {
     {"join", 1, f_join, nullptr, nullptr},
     {"format", 1, f_format, nullptr, nullptr},
     {"abs", 0, f_abs, nullptr, nullptr},
-};
+}));
 
 // ---- formats ----
 
@@ -654,6 +654,6 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
   return I.fail(std::string(name) + " is not a valid format");
 }
 
-native_span string_natives() { return {k_strings, sizeof(k_strings) / sizeof(k_strings[0])}; }
+native_span string_natives() { return {k_strings.data(), k_strings.size()}; }
 
 }  // namespace jview::filter::detail

@@ -32,17 +32,26 @@ namespace {
 
 constexpr std::uintptr_t k_page = 4096;
 
+// [begin, end) widened to whole pages: its start and length, the length 0 when empty.
+struct page_span {
+  std::uintptr_t begin, len;
+};
+[[gnu::always_inline]] inline page_span whole_pages(std::uintptr_t begin, std::uintptr_t end) noexcept {
+  begin &= ~(k_page - 1);
+  end = (end + k_page - 1) & ~(k_page - 1);
+  return {begin, end > begin ? end - begin : 0};
+}
+
 #ifdef JVIEW_EARLY_ENTRY
 
 // Before libc is initialised: no libc call (nor errno), no stack protector (the thread pointer is not set yet).
 [[gnu::always_inline]] inline void early_madvise(std::uintptr_t begin, std::uintptr_t end, long advice) noexcept {
-  begin &= ~(k_page - 1);
-  end = (end + k_page - 1) & ~(k_page - 1);
-  if (end <= begin) return;
+  const page_span s = whole_pages(begin, end);
+  if (s.len == 0) return;
   long ret;
   asm volatile("syscall"
                : "=a"(ret)
-               : "0"(static_cast<long>(SYS_madvise)), "D"(begin), "S"(end - begin), "d"(advice)
+               : "0"(static_cast<long>(SYS_madvise)), "D"(s.begin), "S"(s.len), "d"(advice)
                : "rcx", "r11", "memory");
 }
 
@@ -86,10 +95,9 @@ namespace {
 #endif  // JVIEW_EARLY_ENTRY
 
 void populate(std::uintptr_t begin, std::uintptr_t end, bool writable) noexcept {
-  begin &= ~(k_page - 1);
-  end = (end + k_page - 1) & ~(k_page - 1);
-  if (end <= begin) return;
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+  const page_span s = whole_pages(begin, end);
+  if (s.len != 0)
+    ::madvise(reinterpret_cast<void*>(s.begin), s.len, writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 }
 
 void populate_startup_pages(int, char**, char**) {

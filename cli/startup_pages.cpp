@@ -58,10 +58,16 @@ struct page_span {
 }  // namespace
 
 extern "C" const ElfW(Ehdr) __ehdr_start;  // the ELF header, mapped with the first segment (GNU ld)
+extern "C" const char etext[];              // the end of the code (GNU ld)
 
 // Every loadable segment: the read-only ones mapped, the writable one made private (its RELRO part is still
-// writable now: libc's start-up writes it, then makes it read-only).
-extern "C" [[gnu::used, gnu::no_stack_protector]] void jview_populate_segments() noexcept {
+// writable now: libc's start-up writes it, then makes it read-only). The headers and the code first, in one call
+// (the two segments are adjacent), so that reading the program headers does not fault. In the entry point's
+// section, so that the two share a page (each fault on the code maps only its 64 KiB around).
+extern "C" [[gnu::used, gnu::no_stack_protector, gnu::section(".text.jview_entry")]] void
+jview_populate_segments() noexcept {
+  early_madvise(reinterpret_cast<std::uintptr_t>(&__ehdr_start), reinterpret_cast<std::uintptr_t>(etext),
+                MADV_POPULATE_READ);
   const auto* base = reinterpret_cast<const unsigned char*>(&__ehdr_start);
   const auto* phdr = reinterpret_cast<const ElfW(Phdr)*>(base + __ehdr_start.e_phoff);
   std::uintptr_t bias = 0;
@@ -71,6 +77,7 @@ extern "C" [[gnu::used, gnu::no_stack_protector]] void jview_populate_segments()
   for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i) {
     if (phdr[i].p_type != PT_LOAD) continue;
     const std::uintptr_t begin = bias + phdr[i].p_vaddr;
+    if (begin + phdr[i].p_memsz <= reinterpret_cast<std::uintptr_t>(etext)) continue;  // done above
     early_madvise(begin, begin + phdr[i].p_memsz, (phdr[i].p_flags & PF_W) != 0 ? MADV_POPULATE_WRITE
                                                                                 : MADV_POPULATE_READ);
   }
@@ -79,7 +86,8 @@ extern "C" [[gnu::used, gnu::no_stack_protector]] void jview_populate_segments()
 // The entry point: the segments, then libc's _start with the stack and %rdx (the exit hook the kernel passes) as
 // they were. The stack pointer is 16-byte aligned at entry, as a call expects.
 asm(R"(
-  .text
+  .pushsection .text.jview_entry,"ax",@progbits
+  .p2align 9
   .globl jview_entry
   .type jview_entry, @function
 jview_entry:
@@ -88,6 +96,7 @@ jview_entry:
   mov %r12, %rdx
   jmp _start
   .size jview_entry, .-jview_entry
+  .popsection
 )");
 
 namespace {

@@ -71,15 +71,29 @@ jview_populate_segments() noexcept {
   const auto* base = reinterpret_cast<const unsigned char*>(&__ehdr_start);
   const auto* phdr = reinterpret_cast<const ElfW(Phdr)*>(base + __ehdr_start.e_phoff);
   std::uintptr_t bias = 0;
-  for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i)
+  // The unwind tables' index (.eh_frame_hdr, then .eh_frame and .gcc_except_table) and its size.
+  std::uintptr_t unwind = 0, unwind_index = 0;
+  for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i) {
     if (phdr[i].p_type == PT_LOAD && phdr[i].p_offset == 0)
       bias = reinterpret_cast<std::uintptr_t>(base) - phdr[i].p_vaddr;
+    if (phdr[i].p_type == PT_GNU_EH_FRAME) {
+      unwind = phdr[i].p_vaddr;
+      unwind_index = phdr[i].p_memsz;
+    }
+  }
   for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i) {
     if (phdr[i].p_type != PT_LOAD) continue;
     const std::uintptr_t begin = bias + phdr[i].p_vaddr;
-    if (begin + phdr[i].p_memsz <= reinterpret_cast<std::uintptr_t>(etext)) continue;  // done above
-    early_madvise(begin, begin + phdr[i].p_memsz, (phdr[i].p_flags & PF_W) != 0 ? MADV_POPULATE_WRITE
-                                                                                : MADV_POPULATE_READ);
+    std::uintptr_t end = begin + phdr[i].p_memsz;
+    if (end <= reinterpret_cast<std::uintptr_t>(etext)) continue;  // done above
+    // The unwind tables (a tenth of the executable) are read only when an exception is thrown: not mapped now,
+    // but for the first page of .eh_frame, which libc's start-up registers.
+    if (unwind != 0 && bias + unwind > begin && bias + unwind < end) {
+      const std::uintptr_t frames = bias + unwind + unwind_index;
+      early_madvise(frames, frames + 1, MADV_POPULATE_READ);
+      end = bias + unwind;
+    }
+    early_madvise(begin, end, (phdr[i].p_flags & PF_W) != 0 ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
   }
 }
 

@@ -1,5 +1,5 @@
 // core/document.cpp: the node arena (an anonymous mapping reserved without backing, so only the pages the parser
-// touches are resident) and string decoding / member lookup over the view.
+// touches are resident), the compact copies of kept values, and string decoding / member lookup over the view.
 #include "core/document.hpp"
 
 #include <algorithm>

@@ -30,8 +30,9 @@ constexpr std::size_t k_chunk = simd::k_huge_page;
 constexpr std::size_t k_chunk_copy = std::size_t{64} << 10;  // larger copies come from malloc
 copy_chunk* g_copy_chunk = nullptr;                         // the chunk copies are cut from
 
-node* cut_copy(std::size_t bytes, copy_chunk*& from) noexcept {
-  bytes = (bytes + 15) & ~std::size_t{15};
+// Room for n nodes (whole nodes: every cut stays aligned for the next), from the current chunk or a new one.
+node* cut_copy(std::size_t n, copy_chunk*& from) noexcept {
+  const std::size_t bytes = n * sizeof(node);
   copy_chunk* c = g_copy_chunk;
   if (c == nullptr || k_chunk - c->used < bytes) {
     if (c != nullptr && c->live == 0) {
@@ -54,8 +55,9 @@ node* cut_copy(std::size_t bytes, copy_chunk*& from) noexcept {
   return p;
 }
 
-void release_copy(copy_chunk* c, const node* p, std::size_t bytes) noexcept {
-  bytes = (bytes + 15) & ~std::size_t{15};
+// The n nodes at p, cut from c, are no longer used.
+void release_copy(copy_chunk* c, const node* p, std::size_t n) noexcept {
+  const std::size_t bytes = n * sizeof(node);
   if (c == g_copy_chunk && reinterpret_cast<const char*>(p) + bytes == c->base + c->used) c->used -= bytes;
   if (--c->live != 0) return;
   if (c == g_copy_chunk) {
@@ -75,7 +77,7 @@ void document::release() noexcept {
   if (mapped_bytes_ != 0)
     simd::unmap_pages(nodes_, mapped_bytes_);
   else if (chunk_ != nullptr)
-    release_copy(chunk_, nodes_, copy_nodes_ * sizeof(node));
+    release_copy(chunk_, nodes_, copy_nodes_);
   else
     std::free(nodes_);
   nodes_ = nullptr;
@@ -90,7 +92,7 @@ void document::copy_from(const document& src) {
     release();  // first: the block may be the last one cut, and the new one then takes its place
     size_ = 0;
     copy_chunk* from = nullptr;
-    node* copy = n * sizeof(node) <= k_chunk_copy ? cut_copy(n * sizeof(node), from) : nullptr;
+    node* copy = n * sizeof(node) <= k_chunk_copy ? cut_copy(n, from) : nullptr;
     if (copy == nullptr) copy = static_cast<node*>(std::malloc(n * sizeof(node)));
     if (copy == nullptr) throw std::bad_alloc();
     nodes_ = copy;  // capacity_ stays 0: parsing into this document maps a new arena

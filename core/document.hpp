@@ -41,9 +41,9 @@ struct value_facts {
   std::uint8_t string_flags = 0;  // the node_flag bits of all its strings (keys too), or-ed
 };
 
-// A parsed value. Owned by the caller and reused across values: its node arena only grows.
 struct copy_chunk;  // where compact copies come from (document.cpp)
 
+// A parsed value. Owned by the caller and reused across values: its node arena only grows.
 class document {
  public:
   document() = default;

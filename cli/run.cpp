@@ -19,6 +19,7 @@
 #include "core/diagnostics.hpp"
 #include "core/input.hpp"
 #include "core/output.hpp"
+#include "core/sanitizer.hpp"
 #include "core/filter/program.hpp"
 #include "core/filter/value.hpp"
 
@@ -225,15 +226,12 @@ std::string bad_file_arg(const char* option, const std::string& name, const std:
 // ms of a 3 ms run on the VMs we measure (each munmap flushes the TLB of the other CPU too); the exit frees the whole
 // address space at once. A sanitizer build returns, so that LeakSanitizer still sees everything freed.
 int end_process(int status) {
-#if defined(__SANITIZE_ADDRESS__)
+#if JVIEW_ASAN
   return status;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return status;
-#endif
-#endif
+#else
   std::fflush(nullptr);
   ::_exit(status);
+#endif
 }
 
 // Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when

@@ -12,6 +12,7 @@
 #include <exception>
 
 #include "core/filter/eval.hpp"
+#include "core/sanitizer.hpp"
 
 namespace jview::filter::detail {
 
@@ -1450,14 +1451,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
 // Switching to the evaluation stack: a call of fn(arg) with the stack pointer at `top` (16-byte aligned), written
 // for the two architectures the project builds for. The frame keeps a frame pointer with CFI, so debuggers and
 // profilers unwind through it; no C++ exception crosses it (the trampoline catches them).
-#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(__SANITIZE_ADDRESS__) && !defined(JVIEW_NO_STACK_SWITCH)
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define JVIEW_NO_STACK_SWITCH 1
-#endif
-#endif
-#endif
-#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(__SANITIZE_ADDRESS__) && !defined(JVIEW_NO_STACK_SWITCH)
+#if (defined(__x86_64__) || defined(__aarch64__)) && !JVIEW_ASAN && !defined(JVIEW_NO_STACK_SWITCH)
 #define JVIEW_STACK_SWITCH 1
 extern "C" void jview_filter_call_on_stack(void* top, void (*fn)(void*), void* arg);
 #if defined(__x86_64__)

@@ -396,17 +396,11 @@ bool value_reader::find_boundary() {
 }
 
 std::size_t value_reader::populate_ahead(const char* buf, std::size_t from, std::size_t len) noexcept {
-#ifdef MADV_POPULATE_READ
   const std::size_t to = std::min(len, from + k_populate_step);
-  // Whole pages only (the first page of the range may hold the end of what was populated before).
+  // From the page holding `from`, which the step before did not fill if it ended inside it.
   const std::size_t begin = from & ~std::size_t{4095};
-  madvise(const_cast<char*>(buf) + begin, to - begin, MADV_POPULATE_READ);  // a failure: faults as before
+  simd::prefault_read(buf + begin, to - begin);
   return to;
-#else
-  (void)buf;
-  (void)from;
-  return len;
-#endif
 }
 
 void value_reader::drop_behind(const char* p) {

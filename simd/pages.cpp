@@ -39,6 +39,22 @@ region* find_region(std::uintptr_t a) noexcept {
   return nullptr;
 }
 
+void advise_huge(void* at, std::size_t len) noexcept {
+#ifdef MADV_HUGEPAGE
+  madvise(at, len, MADV_HUGEPAGE);  // only advice: without THP the pages are small
+#else
+  (void)at;
+  (void)len;
+#endif
+}
+
+// The whole pages inside [p, p + bytes) filled in for `advice` (MADV_POPULATE_READ / _WRITE) in one call.
+void populate(void* p, std::size_t bytes, int advice) noexcept {
+  const std::uintptr_t first = round_up(reinterpret_cast<std::uintptr_t>(p), k_small_page);
+  const std::uintptr_t last = round_down(reinterpret_cast<std::uintptr_t>(p) + bytes, k_small_page);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, advice);
+}
+
 // len bytes (a multiple of k_huge_page) of zeroed memory, 2 MiB aligned, nothing committed, advised onto huge pages.
 void* map_aligned(std::size_t len) noexcept {
   constexpr int prot = PROT_READ | PROT_WRITE;
@@ -49,9 +65,7 @@ void* map_aligned(std::size_t len) noexcept {
   if (aligned > start) munmap(raw, aligned - start);
   const std::uintptr_t tail = start + len + k_huge_page - (aligned + len);
   if (tail > 0) munmap(reinterpret_cast<void*>(aligned + len), tail);
-#ifdef MADV_HUGEPAGE
-  madvise(reinterpret_cast<void*>(aligned), len, MADV_HUGEPAGE);  // only advice: without THP the pages are small
-#endif
+  advise_huge(reinterpret_cast<void*>(aligned), len);
   return reinterpret_cast<void*>(aligned);
 }
 
@@ -89,9 +103,7 @@ bool grow_alone(region& r, std::size_t new_len) noexcept {
     if (at == nullptr) {
       at = mremap(old, old_size, size, MREMAP_MAYMOVE);
       if (at == MAP_FAILED) return false;
-#ifdef MADV_HUGEPAGE
-      madvise(at, size, MADV_HUGEPAGE);
-#endif
+      advise_huge(at, size);
     }
   }
   r.base = reinterpret_cast<std::uintptr_t>(at);
@@ -167,9 +179,16 @@ void unmap_pages(void* p, std::size_t bytes) noexcept {
 
 void prefault_write(void* p, std::size_t bytes) noexcept {
 #ifdef MADV_POPULATE_WRITE
-  const std::uintptr_t first = round_up(reinterpret_cast<std::uintptr_t>(p), k_small_page);
-  const std::uintptr_t last = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(k_small_page - 1);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
+  populate(p, bytes, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
+void prefault_read(const void* p, std::size_t bytes) noexcept {
+#ifdef MADV_POPULATE_READ
+  populate(const_cast<void*>(p), bytes, MADV_POPULATE_READ);
 #else
   (void)p;
   (void)bytes;

@@ -601,6 +601,21 @@ def huge_files(s, slow):
            stdout=b'{"a":1}\n', exit=5, stderr_re=rb"^jview: error: sparse\.json:2:1: unexpected character\n",
            max_seconds=3)
     os.unlink(s.path(p))
+    # A mapped file over 64 MiB has its pages dropped behind the parser and its lines counted only when asked for:
+    # then read again from the page cache, and counted right.
+    p = "lines72m.ndjson"
+    lines = (72 << 20) // 8
+    with open(s.path(p), "wb") as f:
+        f.write(b'{"a":1}\n' * lines)
+    s.case("72 MB of NDJSON: input_line_number at the end, after its pages were dropped",
+           s.jv("-n", "reduce inputs as $x (0; . + $x.a), input_line_number", p),
+           stdout=b"%d\n%d\n" % (lines, lines), max_seconds=10)
+    with open(s.path(p), "ab") as f:
+        f.write(b'{"a":\n')
+    s.case("72 MB of NDJSON, cut short at the end: the error's line counted after the pages were dropped",
+           s.jv("empty", p), stdout=b"", exit=5,
+           stderr_re=rb"^jview: error: lines72m\.ndjson:%d:1: unexpected end of input\n" % (lines + 2), max_seconds=10)
+    os.unlink(s.path(p))
     if not slow:
         return
     p = "big.json"

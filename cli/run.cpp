@@ -49,7 +49,7 @@ class input_stream final : public filter::input_provider {
       // The last value still in use (`[inputs]`, -s, `input`): parse into the scratch document, whose arena is
       // reused, and hand out a compact copy in a new holder (and so on while the holder is such a copy, which has
       // no arena: into the same holder once nobody else holds it); otherwise parse into the holder's own document
-      // again.
+      // again. A copy has its own bytes: it does not hold the reader's buffer.
       const bool shared = holder_ && holder_.use_count() > 1;
       if (holder_ && !shared) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
       const bool copy = shared || (holder_ && holder_->doc.capacity() == 0);
@@ -59,8 +59,9 @@ class input_stream final : public filter::input_provider {
           if (copy) {
             if (shared) holder_ = std::make_shared<doc_holder>();
             holder_->doc.copy_from(scratch_);
+          } else {
+            holder_->keep = reader_->source_keepalive();
           }
-          holder_->keep = reader_->source_keepalive();
           return holder_;
         case value_reader::status::end:
           close_reader();

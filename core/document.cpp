@@ -86,21 +86,27 @@ void document::release() noexcept {
 }
 
 void document::copy_from(const document& src) {
+  // The value's bytes go after its nodes, in whole nodes: a copy holds no view of the input's buffer, which the
+  // reader then fills again (a large file's chunks, a stream's buffer) instead of keeping one per kept value.
   const std::size_t n = std::max<std::size_t>(src.size_, 1);
+  const std::size_t text = src.facts_.text_len;
+  const std::size_t total = n + (text + sizeof(node) - 1) / sizeof(node);
   // The block this copy had, when it fits and is not much larger (a kept value holds its whole block).
-  if (nodes_ == nullptr || mapped_bytes_ != 0 || copy_nodes_ < n || copy_nodes_ > 2 * n + 64) {
+  if (nodes_ == nullptr || mapped_bytes_ != 0 || copy_nodes_ < total || copy_nodes_ > 2 * total + 64) {
     release();  // first: the block may be the last one cut, and the new one then takes its place
     size_ = 0;
     copy_chunk* from = nullptr;
-    node* copy = n * sizeof(node) <= k_chunk_copy ? cut_copy(n, from) : nullptr;
-    if (copy == nullptr) copy = static_cast<node*>(std::malloc(n * sizeof(node)));
+    node* copy = total * sizeof(node) <= k_chunk_copy ? cut_copy(total, from) : nullptr;
+    if (copy == nullptr) copy = static_cast<node*>(std::malloc(total * sizeof(node)));
     if (copy == nullptr) throw std::bad_alloc();
     nodes_ = copy;  // capacity_ stays 0: parsing into this document maps a new arena
     chunk_ = from;
-    copy_nodes_ = n;
+    copy_nodes_ = total;
   }
   std::memcpy(nodes_, src.nodes_, std::size_t{src.size_} * sizeof(node));
-  base_ = src.base_;
+  char* bytes = reinterpret_cast<char*>(nodes_ + n);
+  if (text != 0) std::memcpy(bytes, src.base_, text);
+  base_ = bytes;
   size_ = src.size_;
   facts_ = src.facts_;
 }

@@ -97,9 +97,9 @@ class document {
   // the address space is exhausted (the arena is then unchanged). Used by the parser.
   node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
   std::size_t capacity() const noexcept { return capacity_; }  // nodes writable now (mapped and populated)
-  // Becomes a compact copy of src's value (its nodes in a heap block of about their size, same source bytes): for
-  // values kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena. A copy
-  // that nobody holds any more takes the next one in its own block when that fits.
+  // Becomes a compact copy of src's value, its nodes and its text (text()) in one block of about their size: for
+  // values kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena and the
+  // input's buffer. A copy that nobody holds any more takes the next one in its own block when that fits.
   void copy_from(const document& src);
   void set(const char* base, std::uint32_t size, value_facts facts = {}) noexcept {
     base_ = base;

@@ -23,11 +23,17 @@ constexpr std::size_t k_read_chunk = 1u << 20;  // stream reads: up to 1 MiB at 
 // A stream's first buffer, from the heap: a short stream (a pipe of a few lines, most of stdin's uses) touches only
 // the pages it fills. A longer one continues on huge pages (fill).
 constexpr std::size_t k_first_stream_buffer = 256u << 10;
-constexpr std::size_t k_drop_step = 64u << 20;  // mapped: release pages every 64 MiB processed
-constexpr std::size_t k_populate_step = 16u << 20;  // mapped: page-table entries filled 16 MiB at a time
 constexpr std::size_t k_read_whole_from = 64u << 10;  // files of this size ...
-constexpr std::size_t k_read_whole = 32u << 20;       // ... up to this one are read, not mapped (see open)
-static_assert(k_read_whole < k_drop_step, "a file read whole must never reach drop_behind");
+constexpr std::size_t k_read_whole = 32u << 20;       // ... up to this one are read whole, not mapped (see open)
+// A larger regular file is read into a buffer of this size (on huge pages), filled again and again while the values
+// in it are not kept (kept ones are copies with their bytes: cli/run.cpp). Reads of 1 MiB and of 4 MiB ran at the
+// same speed; the buffer stays in the caches between read() and the parser.
+constexpr std::size_t k_file_buffer = 2u << 20;
+// A value larger than that buffer grows it to hold the rest of the file up to this size, else 4 times at a time.
+constexpr std::size_t k_read_rest = std::size_t{256} << 20;
+// An error this close to the end of a regular file's buffer may be the cut's doing (an escape pair \ud83d\ude00 is
+// 12 bytes, a literal 5): the value is parsed again with the bytes after it.
+constexpr std::size_t k_cut_margin = 64;
 
 inline bool is_ws(char c) noexcept { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 // A top-level number or literal runs over these bytes (the parser's continues_token): any other byte ends it, so a
@@ -95,20 +101,19 @@ bool value_reader::open(const std::string& path, std::string& error) {
   name_ = path;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     const std::size_t size = static_cast<std::size_t>(st.st_size);
-    // A file of 64 KiB to 32 MiB is read whole (read_whole); a smaller one is mapped: zeroing a huge page for it
-    // would cost more than its few pages.
-    if (size >= k_read_whole_from && size <= k_read_whole && read_whole(fd, size)) {
+    // A file over 32 MiB is read in chunks (NDJSON in bounded memory); one of 64 KiB to 32 MiB is read whole
+    // (read_whole); a smaller one is mapped: zeroing a huge page for it would cost more than its few pages.
+    if (size > k_read_whole) {
+      read_in_chunks(fd, true);
+      return true;
+    }
+    if (size >= k_read_whole_from && read_whole(fd, size)) {
       ::close(fd);
       return true;
     }
-    // Larger files are mapped: up to 64 MiB with their page-table entries filled in one call (MAP_POPULATE: a
-    // fault per 64 KiB costs more), beyond that filled k_populate_step ahead of the parser (drop_behind), so that
-    // their pages can be dropped behind it (NDJSON in bounded memory).
-    const bool whole = size <= (std::size_t{64} << 20);
-    void* addr = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (whole ? MAP_POPULATE : 0), fd, 0);
+    // Mapped with its page-table entries filled in one call (MAP_POPULATE: a fault per 64 KiB costs more).
+    void* addr = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (addr != MAP_FAILED) {
-      madvise(addr, size, MADV_SEQUENTIAL);
-      populated_upto_ = whole ? size : populate_ahead(static_cast<const char*>(addr), 0, size);
       auto m = std::make_shared<mapped>();
       m->addr = addr;
       m->size = size;
@@ -132,8 +137,8 @@ bool value_reader::open(const std::string& path, std::string& error) {
 
 bool value_reader::read_whole(int fd, std::size_t size) {
   // Into huge pages: on a VM, scanning a mapped file's page-cache pages ran at about 2 GB/s (citm_catalog.json:
-  // about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan at about 0.45 ms. (It stays below
-  // k_drop_step, so drop_behind never releases these pages.) The parser's buffers follow it on the same huge pages.
+  // about 0.8 ms, and up to 7 ms), read() into a huge page plus the scan at about 0.45 ms. The parser's buffers
+  // follow it on the same huge pages.
   void* addr = simd::map_huge_pages(size);
   if (addr == nullptr) return false;
   auto r = std::make_shared<read_in>();
@@ -155,17 +160,33 @@ bool value_reader::read_whole(int fd, std::size_t size) {
   return true;
 }
 
+void value_reader::read_in_chunks(int fd, bool own) {
+  fd_ = fd;
+  own_fd_ = own;
+  regular_ = true;
+  const off_t at = lseek(fd, 0, SEEK_CUR);
+  origin_ = at > 0 ? static_cast<std::uint64_t>(at) : 0;
+  struct stat st;
+  size_ = fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  chunk_ = std::make_shared<chunked>();
+  keep_ = chunk_;
+}
+
 void value_reader::open_fd(int fd, std::string name) {
   name_ = std::move(name);
   struct stat st;
   const bool known = fstat(fd, &st) == 0;
   if (known && S_ISREG(st.st_mode)) {
-    // `jview . < file.json`: a regular file of 64 KiB to 32 MiB from the current offset is read whole, as a named
-    // one is (a shell may have read part of it already); others are read as a stream.
+    // `jview . < file.json`: a regular file from the current offset (a shell may have read part of it already) is
+    // read as a named one is: whole from 64 KiB to 32 MiB, in chunks beyond; a smaller one as a stream.
     const off_t at = lseek(fd, 0, SEEK_CUR);
     if (at >= 0 && st.st_size > at) {
       const auto size = static_cast<std::size_t>(st.st_size - at);
-      if (size >= k_read_whole_from && size <= k_read_whole && read_whole(fd, size)) return;
+      if (size > k_read_whole) {
+        read_in_chunks(fd, false);
+        return;
+      }
+      if (size >= k_read_whole_from && read_whole(fd, size)) return;
     }
   }
   fd_ = fd;
@@ -199,6 +220,7 @@ void value_reader::count_lines(const char* from, const char* to) {
 std::uint64_t value_reader::current_line() const {
   // Lines up to the parse position; counting is cheap and only done for diagnostics.
   auto* self = const_cast<value_reader*>(this);
+  self->count_skipped_lines();
   if (self->counted_ < pos_) {
     self->count_lines(buf_ + counted_, buf_ + pos_);
     self->counted_ = pos_;
@@ -218,7 +240,35 @@ std::uint64_t value_reader::lines_read() const {
     self->next_newline_ = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - buf_) : len_;
   }
   const std::uint64_t line = current_line();
-  return next_newline_ < len_ ? line : line - 1;
+  // A regular file read in chunks has its next bytes at hand too (a value may end just before the buffer does).
+  const bool follows = next_newline_ < len_ || (regular_ && !eof_ && newline_after_buffer());
+  return follows ? line : line - 1;
+}
+
+bool value_reader::newline_after_buffer() const {
+  // The next 4 KiB, as jq, which reads its input in blocks, has at least those.
+  char next[4096];
+  ssize_t n;
+  do {
+    n = ::pread(fd_, next, sizeof next, static_cast<off_t>(origin_ + base_offset_ + len_));
+  } while (n < 0 && errno == EINTR);
+  return n > 0 && std::memchr(next, '\n', static_cast<std::size_t>(n)) != nullptr;
+}
+
+void value_reader::count_skipped_lines() {
+  if (skipped_from_ == k_none) return;
+  // The bytes are read again from the file (if it changed meanwhile, the count is of what it holds now).
+  std::unique_ptr<char[]> tmp(new char[k_read_chunk]);
+  std::uint64_t at = skipped_from_;
+  while (at < base_offset_) {
+    const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(k_read_chunk, base_offset_ - at));
+    const ssize_t n = ::pread(fd_, tmp.get(), want, static_cast<off_t>(origin_ + at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the file shrank: its lines as far as it goes
+    count_lines(tmp.get(), tmp.get() + n);
+    at += static_cast<std::uint64_t>(n);
+  }
+  skipped_from_ = k_none;
 }
 
 bool value_reader::fill() {
@@ -227,17 +277,47 @@ bool value_reader::fill() {
   parser_.invalidate_index();
   chunked& c = *chunk_;
   if (c.cap == 0 || c.cap - len_ < std::min(k_read_chunk, c.cap) / 4) {
-    // Make room: drop what has been parsed. Move in place when nobody else holds views of this buffer,
-    // otherwise continue in a new buffer and leave the old one to its holders.
+    // Make room: drop what has been parsed. Move in place when nobody else holds views of this buffer (growing it
+    // in place or by mremap if it is too small), otherwise continue in a new buffer and leave the old one to its
+    // holders.
     if (counted_ < pos_) {
-      count_lines(buf_ + counted_, buf_ + pos_);
+      // A regular file's lines are counted only when asked for (count_skipped_lines): 8% of `-c .user.login` over
+      // 200 MB of NDJSON.
+      if (!regular_)
+        count_lines(buf_ + counted_, buf_ + pos_);
+      else if (skipped_from_ == k_none)
+        skipped_from_ = base_offset_ + counted_;
       counted_ = pos_;
     }
     const std::size_t pending = len_ - pos_;
     const bool first = c.cap == 0;
-    const std::size_t cap = first ? k_first_stream_buffer : std::max(k_read_chunk * 2, pending * 2 + k_read_chunk);
-    if (chunk_.use_count() <= 2 && c.cap >= cap && c.data != nullptr) {
+    std::size_t cap = first ? k_first_stream_buffer : std::max(k_read_chunk * 2, pending * 2 + k_read_chunk);
+    if (regular_) {
+      // A value that did not fit gets room for the rest of the file when that is at most k_read_rest (one file,
+      // one value: parsed twice, the first time within the first buffer), else for 4 times what has been read of
+      // it (parsed again each time: at most a third more parsing).
+      cap = k_file_buffer;
+      if (pending >= k_file_buffer / 2) {
+        struct stat st;
+        const std::uint64_t read = origin_ + base_offset_ + len_;
+        const std::uint64_t rest = fstat(fd_, &st) == 0 && static_cast<std::uint64_t>(st.st_size) > read
+                                       ? static_cast<std::uint64_t>(st.st_size) - read
+                                       : 0;
+        const std::uint64_t more = pending + rest <= k_read_rest ? rest : std::min<std::uint64_t>(pending * 3, rest);
+        cap = pending + static_cast<std::size_t>(more) + k_read_chunk;
+      }
+    }
+    bool grown = true;
+    if (chunk_.use_count() <= 2 && c.data != nullptr && (c.cap >= cap || c.mapped != 0)) {
       std::memmove(c.data, c.data + pos_, pending);
+      if (c.cap < cap) {
+        void* q = simd::remap_pages(c.data, c.mapped, cap);
+        grown = q != nullptr;
+        if (grown) {
+          c.data = static_cast<char*>(q);
+          c.mapped = c.cap = cap;
+        }
+      }
     } else {
       std::shared_ptr<chunked> fresh;
       try {
@@ -245,11 +325,11 @@ bool value_reader::fill() {
         // Past the first buffer the stream is a long one: its buffer goes on huge pages (every fresh 4 KiB page
         // that read() writes costs a fault, 9-14 µs on the VMs we measure: 420 of them for citm_catalog.json
         // through a pipe), and a pipe is widened to 1 MiB, so that the writer wakes this reader 16 times less
-        // often.
-        if (!first) {
+        // often. A large regular file is long from the start.
+        if (!first || regular_) {
           fresh->data = static_cast<char*>(simd::map_pages(cap));
           if (fresh->data != nullptr) fresh->mapped = cap;
-          if (!pipe_widened_) {
+          if (!pipe_widened_ && !regular_) {
             pipe_widened_ = true;
             if (::fcntl(fd_, F_GETPIPE_SZ) > 0) ::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(k_read_chunk));
           }
@@ -275,9 +355,14 @@ bool value_reader::fill() {
     pos_ = 0;
     counted_ = 0;
     buf_ = chunk_->data;
+    if (!grown) {
+      io_error_ = "out of memory";
+      eof_ = true;
+      return false;
+    }
   }
   chunked& d = *chunk_;
-  if (before_block_ != nullptr) {
+  if (before_block_ != nullptr && !regular_) {
     // A signal during poll (never restarted, SA_RESTART or not) must not skip the hook: the read below would then
     // block with the hook not run (output not flushed; in fuzz_stream, whose hook feeds the pipe, forever: the
     // rare timeouts of that target, each time at libFuzzer's SIGALRM).
@@ -288,6 +373,7 @@ bool value_reader::fill() {
     } while (ready < 0 && errno == EINTR);
     if (ready == 0) before_block_(before_block_ctx_);
   }
+  bool got = false;
   for (;;) {
     ssize_t r = ::read(fd_, d.data + len_, d.cap - len_);
     if (r < 0 && errno == EINTR) continue;
@@ -298,10 +384,16 @@ bool value_reader::fill() {
     }
     if (r == 0) {
       eof_ = true;
-      return false;
+      if (regular_ && origin_ + base_offset_ + len_ < size_) {
+        // Truncated under us: the value cut short is the file's doing, not a syntax error (next()).
+        shrank_ = true;
+        io_error_ = "the file shrank while it was being read";
+      }
+      return got;
     }
     len_ += static_cast<std::size_t>(r);
-    return true;
+    got = true;
+    if (!regular_ || len_ == d.cap) return true;  // a regular file fills the buffer (its reads may come short)
   }
 }
 
@@ -395,28 +487,17 @@ bool value_reader::find_boundary() {
   return false;
 }
 
-std::size_t value_reader::populate_ahead(const char* buf, std::size_t from, std::size_t len) noexcept {
-  const std::size_t to = std::min(len, from + k_populate_step);
-  // From the page holding `from`, which the step before did not fill if it ended inside it.
-  const std::size_t begin = from & ~std::size_t{4095};
-  simd::prefault_read(buf + begin, to - begin);
-  return to;
+value_reader::status value_reader::fail_io() {
+  error_ = {error_code::io_error, 0};
+  error_pos_ = len_;
+  return status::error;
 }
 
-void value_reader::drop_behind(const char* p) {
-  const std::size_t done = static_cast<std::size_t>(p - buf_);
-  // Saves a fault per 64 KiB: about 20 ms for 200 MB of NDJSON.
-  if (done + k_populate_step / 2 >= populated_upto_ && populated_upto_ < len_)
-    populated_upto_ = populate_ahead(buf_, populated_upto_, len_);
-  if (done - dropped_upto_ < k_drop_step) return;
-  const std::size_t page = 4096;
-  const std::size_t upto = done & ~(page - 1);
-  // Lines are not counted here: only an error or input_line_number asks for them (current_line), and counting
-  // 200 MB of NDJSON as it went by took 8% of `jview -c .user.login`; they then fault back in from the page
-  // cache. Clean private file pages: dropping them is safe, a later access (a view kept by the filter) reads them
-  // again.
-  madvise(const_cast<char*>(buf_) + dropped_upto_, upto - dropped_upto_, MADV_DONTNEED);
-  dropped_upto_ = upto;
+bool value_reader::cut_by_buffer_end(const char* p, const parse_error& e, const char* stop) const noexcept {
+  if (!e) return stop == buf_ + len_;  // a number or literal may go on
+  // An unterminated string is reported at its opening quote.
+  return e.code == error_code::unexpected_end || e.code == error_code::unterminated_string ||
+         e.offset + k_cut_margin > len_ - static_cast<std::size_t>(p - buf_);
 }
 
 value_reader::status value_reader::next(document& doc) {
@@ -427,7 +508,7 @@ value_reader::status value_reader::next(document& doc) {
     }
     if (len_ >= 3 && std::memcmp(buf_, "\xef\xbb\xbf", 3) == 0) pos_ = scan_ = counted_ = 3;
   }
-  if (fd_ >= 0) {
+  if (fd_ >= 0 && !regular_) {
     // Stream: wait until a whole value has arrived (or the input ended).
     while (!find_boundary()) {
       if (len_ - pos_ >= probe_at_) {
@@ -445,67 +526,75 @@ value_reader::status value_reader::next(document& doc) {
         }
       }
       if (!fill()) {
-        if (!io_error_.empty()) {
-          error_ = {error_code::io_error, 0};
-          error_pos_ = len_;
-          return status::error;
-        }
+        if (!io_error_.empty()) return fail_io();
         break;
       }
     }
   }
-  const char* p = buf_ + pos_;
-  const char* end = buf_ + len_;
-  bool at_end = parser::at_end(p, end);
-  while (rs_ && !at_end && *p == '\x1e') {  // --seq: record separators between values
-    ++p;
-    at_end = parser::at_end(p, end);
-  }
-  if (at_end) {
-    if (parser_.options().single_value && values_ == 0) {  // --strict: an empty input is not a JSON text
-      error_ = {error_code::empty_input, 0};
-      error_pos_ = pos_;
+  // A regular file read in chunks: the value is parsed where it lies, and again with the bytes after the buffer
+  // when they could change the outcome (cut_by_buffer_end).
+  for (;;) {
+    const char* p = buf_ + pos_;
+    const char* end = buf_ + len_;
+    bool at_end = parser::at_end(p, end);
+    while (rs_ && !at_end && *p == '\x1e') {  // --seq: record separators between values
+      ++p;
+      at_end = parser::at_end(p, end);
+    }
+    if (at_end && regular_ && !eof_) {
+      if (!fill() && !io_error_.empty()) return fail_io();
+      continue;
+    }
+    if (at_end && shrank_) return fail_io();
+    if (at_end) {
+      if (parser_.options().single_value && values_ == 0) {  // --strict: an empty input is not a JSON text
+        error_ = {error_code::empty_input, 0};
+        error_pos_ = pos_;
+        return status::error;
+      }
+      pos_ = len_;
+      return status::end;
+    }
+    if (parser_.options().single_value && values_ != 0) {  // --strict: one value per input
+      error_ = {error_code::extra_value, 0};
+      error_pos_ = static_cast<std::size_t>(p - buf_);
       return status::error;
     }
-    pos_ = len_;
-    return status::end;
+    const char* stop = nullptr;
+    parse_error e = parser_.parse(p, end, doc, stop);
+    if (regular_ && (!eof_ || shrank_) && cut_by_buffer_end(p, e, stop)) {
+      if (shrank_ || (!fill() && !io_error_.empty())) return fail_io();
+      continue;
+    }
+    if (e.code == error_code::out_of_memory) {
+      // Not a fault of the input: reported as a system error of this input (`FILE: out of memory`, exit 2).
+      io_error_ = error_message(e.code);
+      error_ = {error_code::io_error, e.offset};
+      error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
+      return status::error;
+    }
+    if (e) {
+      error_ = e;
+      error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
+      return status::error;
+    }
+    pos_ = static_cast<std::size_t>(stop - buf_);
+    ++values_;
+    if (fd_ >= 0) {
+      scan_ = pos_;
+      depth_ = 0;
+      in_string_ = escape_ = in_scalar_ = started_ = false;
+      probe_at_ = k_first_probe;
+    }
+    return status::value;
   }
-  if (parser_.options().single_value && values_ != 0) {  // --strict: one value per input
-    error_ = {error_code::extra_value, 0};
-    error_pos_ = static_cast<std::size_t>(p - buf_);
-    return status::error;
-  }
-  const char* stop = nullptr;
-  parse_error e = parser_.parse(p, end, doc, stop);
-  if (e.code == error_code::out_of_memory) {
-    // Not a fault of the input: reported as a system error of this input (`FILE: out of memory`, exit 2).
-    io_error_ = error_message(e.code);
-    error_ = {error_code::io_error, e.offset};
-    error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
-    return status::error;
-  }
-  if (e) {
-    error_ = e;
-    error_pos_ = static_cast<std::size_t>(p - buf_) + e.offset;
-    return status::error;
-  }
-  pos_ = static_cast<std::size_t>(stop - buf_);
-  ++values_;
-  if (fd_ >= 0) {
-    scan_ = pos_;
-    depth_ = 0;
-    in_string_ = escape_ = in_scalar_ = started_ = false;
-    probe_at_ = k_first_probe;
-  } else {
-    drop_behind(stop);
-  }
-  return status::value;
 }
 
 source_location value_reader::location() const {
   source_location loc;
   auto* self = const_cast<value_reader*>(this);
   const std::size_t at = std::min(error_pos_, len_);
+  self->count_skipped_lines();
   if (self->counted_ > at) {  // recount from the buffer start (mapped input, or within this buffer)
     self->lines_before_ = 0;
     self->col_chars_ = 0;

@@ -1,7 +1,10 @@
-// core/input.hpp: where values come from. Regular files are memory-mapped (read-only, MADV_SEQUENTIAL; pages
-// behind the parse position are dropped so huge NDJSON stays within bounded memory); pipes and terminals are read
-// in chunks, and each value is parsed as soon as its last byte has arrived (a cheap incremental scan finds value
-// boundaries, so a slow producer's values are printed at once and nothing is parsed twice).
+// core/input.hpp: where values come from. A regular file of 64 KiB to 32 MiB is read whole into huge pages, a
+// smaller one memory-mapped; a larger one is read in chunks into one buffer that is used again and again (on the
+// VMs we measure, the first pass over a mapped file's page-cache pages costs several times a read() of them), and
+// each value is parsed where it lies: one cut by the buffer's end is parsed again once the rest has been read.
+// Pipes and terminals are read in chunks too, and each value is parsed as soon as its last byte has arrived (a
+// cheap incremental scan finds value boundaries, so a slow producer's values are printed at once and nothing is
+// parsed twice).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -82,12 +85,16 @@ class value_reader {
   struct read_in;
   struct chunked;
   bool read_whole(int fd, std::size_t size);  // size bytes of fd into huge pages; false: no memory for them
+  void read_in_chunks(int fd, bool own);  // a large regular file (regular_)
   bool fill();                         // stream: read more; false at EOF or error
   bool find_boundary();                // stream: true when a complete value starts at pos_
-  void drop_behind(const char* p);     // mapped: release pages already processed, populate those ahead
-  // Fills the page-table entries of the mapped [from, from + k_populate_step) of buf's len bytes; returns its end.
-  static std::size_t populate_ahead(const char* buf, std::size_t from, std::size_t len) noexcept;
+  // regular_: true when the outcome of parsing the value at p (the error e, or success ending at stop) could
+  // change with the bytes after the buffer's end.
+  bool cut_by_buffer_end(const char* p, const parse_error& e, const char* stop) const noexcept;
+  bool newline_after_buffer() const;   // regular_: a '\n' among the next bytes of the file
+  status fail_io();                    // next(): the read error (io_error_) as this input's error
   void count_lines(const char* from, const char* to);
+  void count_skipped_lines();          // regular_: the lines of the bytes compacted away uncounted, read again
 
   parser parser_;
   void (*before_block_)(void*) = nullptr;
@@ -97,14 +104,16 @@ class value_reader {
   bool own_fd_ = false;
   bool eof_ = false;
   bool pipe_widened_ = false;  // fill() widened a pipe on stdin (once)
+  bool regular_ = false;       // a large regular file read in chunks: nothing to wait for, parsed without a scan
+  std::uint64_t origin_ = 0;   // regular_: the file offset the input starts at
+  std::uint64_t size_ = 0;     // regular_: the file's size when opened
+  bool shrank_ = false;        // regular_: the file ended before that size (io_error_ says so)
   bool bom_checked_ = false;  // a leading UTF-8 byte order mark is skipped, as jq does
   std::uint64_t values_ = 0;  // values read so far
   std::shared_ptr<source_bytes> keep_;
   const char* buf_ = nullptr;   // current bytes: [buf_, buf_ + len_)
   std::size_t len_ = 0;
   std::size_t pos_ = 0;         // next unparsed byte
-  std::size_t dropped_upto_ = 0;  // mapped: bytes released behind the parse position
-  std::size_t populated_upto_ = 0;  // mapped: bytes whose page-table entries have been filled
   // Stream state.
   std::shared_ptr<chunked> chunk_;
   std::size_t scan_ = 0;        // boundary scan position
@@ -121,9 +130,12 @@ class value_reader {
   std::uint64_t lines_before_ = 0;  // newlines before counted_
   std::uint64_t col_chars_ = 0;     // characters since the last newline before counted_
   std::size_t counted_ = 0;         // position in buf_ up to which lines are counted
+  // regular_: the input offset from which the bytes before buf_ were compacted away without counting their lines
+  // (only an error or input_line_number asks for them: count_skipped_lines reads them again); k_none: none.
+  static constexpr std::uint64_t k_none = ~std::uint64_t{0};
+  std::uint64_t skipped_from_ = k_none;
   std::size_t next_newline_ = 0;    // lines_read: the first '\n' at or after pos_ (len_: none), while >= pos_
   bool newline_known_ = false;
-  std::string carry_line_;          // stream: the start of the current line, if it was compacted away
   parse_error error_;
   std::size_t error_pos_ = 0;       // in buf_
   std::string io_error_;

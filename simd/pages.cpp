@@ -12,10 +12,13 @@ namespace jview::simd {
 namespace {
 
 constexpr std::size_t k_small_page = 4096;
-// Address space a region reserves beyond its first block (at least as much again): for the blocks that follow it
-// (a file's key table and node arena follow its bytes) and for a node arena to grow in place. Untouched, it costs
-// nothing but address space; under `ulimit -v` a region without it is tried.
+// Address space a region reserves beyond its first block (as much again, at least 8 MiB): for the blocks that
+// follow it (a file's key table and node arena follow its bytes) and for a node arena to grow in place. Untouched,
+// it costs nothing but address space; under `ulimit -v` a region without it is tried. A first block over 64 MiB
+// gets 8 MiB only and grows by mremap (grow_alone): room as large as itself could be what a later block lacks
+// under `ulimit -v` (a 100 MB file's buffer, then its 370 MB of nodes).
 constexpr std::size_t k_region_room = std::size_t{8} << 20;
+constexpr std::size_t k_region_doubles_upto = std::size_t{64} << 20;
 
 std::uintptr_t round_up(std::uintptr_t x, std::size_t to) noexcept { return (x + to - 1) & ~(to - 1); }
 std::uintptr_t round_down(std::uintptr_t x, std::size_t to) noexcept { return x & ~(to - 1); }
@@ -72,7 +75,8 @@ void* map_aligned(std::size_t len) noexcept {
 // A new last region with room for a block of len bytes, or false (no address space).
 bool add_region(std::size_t len) noexcept {
   const std::size_t first = round_up(len, k_huge_page);
-  for (const std::size_t size : {first + std::max(k_region_room, first), first}) {
+  const std::size_t room = first <= k_region_doubles_upto ? std::max(k_region_room, first) : k_region_room;
+  for (const std::size_t size : {first + room, first}) {
     if (void* at = map_aligned(size)) {
       const auto base = reinterpret_cast<std::uintptr_t>(at);
       try {

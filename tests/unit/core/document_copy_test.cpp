@@ -1,6 +1,7 @@
 // tests/unit/core/document_copy_test.cpp: document::copy_from, the compact copies of kept values (cut from shared
 // chunks, the last one cut given back on release, a copy's block reused by the next copy into it). Many copies
-// of different sizes are made, reused and destroyed in a shuffled order; every live copy must keep its own nodes.
+// of different sizes are made, reused and destroyed in a shuffled order; every live copy must keep its own nodes
+// and text.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -24,8 +25,11 @@ std::string text_of(std::size_t n, std::size_t seed) {
   return s + "]";
 }
 
-bool same_nodes(const document& a, const document& b) {
-  return a.size() == b.size() && std::memcmp(a.nodes(), b.nodes(), a.size() * sizeof(node)) == 0;
+// The copy has the original's nodes and text, in bytes of its own (the input's buffer is refilled under it).
+bool same_nodes(const document& copy, const document& original) {
+  return copy.size() == original.size() &&
+         std::memcmp(copy.nodes(), original.nodes(), copy.size() * sizeof(node)) == 0 &&
+         copy.text() == original.text() && copy.source() != original.source();
 }
 
 }  // namespace
@@ -73,4 +77,18 @@ TEST_CASE("document copies: live copies keep their nodes through reuse and relea
     live.pop_back();
     for (const copy& c : live) REQUIRE(same_nodes(*c.doc, *originals[c.of]));
   }
+}
+
+TEST_CASE("document copies: a copy reads the same after the source bytes are overwritten") {
+  parser p{parse_options{}};
+  std::string text = "{\"name\":\"caf\\u00e9\",\"n\":12.50,\"list\":[true,null,\"x\"]}";
+  document original, copy;
+  const char* stop = nullptr;
+  REQUIRE_FALSE(p.parse(text.data(), text.data() + text.size(), original, stop));
+  copy.copy_from(original);
+  std::fill(text.begin(), text.end(), '#');
+  CHECK(copy.text() == "{\"name\":\"caf\\u00e9\",\"n\":12.50,\"list\":[true,null,\"x\"]}");
+  CHECK(copy.string_value(copy.find_member(0, "name")) == "caf\xc3\xa9");
+  CHECK(copy.raw(copy.find_member(0, "n")) == "12.50");
+  CHECK(copy.raw(copy.element(copy.find_member(0, "list"), 2)) == "x");
 }

@@ -1,6 +1,7 @@
 // tests/unit/core/input_test.cpp: the value reader over mapped files and pipes: values split across reads,
 // error locations (line, column in characters, excerpt), the byte order mark, raw lines.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -286,4 +287,107 @@ TEST_CASE("input: a signal during the poll before a read does not skip the befor
   }
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+namespace {
+
+// `head`, then a hole up to 33 MiB (read as NUL bytes: an error right after head's values). Over 32 MiB, so it is
+// read in chunks (the first one of 2 MiB: its end is at byte 2 MiB).
+std::string chunked_file(const std::string& head) {
+  const std::string path = temp_file(head);
+  REQUIRE(truncate(path.c_str(), off_t{33} << 20) == 0);
+  return path;
+}
+
+constexpr std::size_t k_first_chunk = std::size_t{2} << 20;
+
+// The values of a file, each with the input line jq reports after it, then how the input ended (with the error's
+// line and column).
+std::vector<std::string> digest_file(const std::string& path, bool seq = false, std::size_t skip = 0) {
+  value_reader r{parse_options{}};
+  r.set_record_separators(seq);
+  std::string err;
+  int fd = -1;
+  if (skip == 0) {
+    REQUIRE(r.open(path, err));
+  } else {  // as `jview < file` after a shell read the first bytes
+    fd = ::open(path.c_str(), O_RDONLY);
+    REQUIRE(fd >= 0);
+    REQUIRE(lseek(fd, static_cast<off_t>(skip), SEEK_SET) == static_cast<off_t>(skip));
+    r.open_fd(fd, "<stdin>");
+  }
+  document doc;
+  std::vector<std::string> out;
+  value_reader::status s;
+  while ((s = r.next(doc)) == value_reader::status::value) {
+    std::string d(reinterpret_cast<const char*>(doc.nodes()), doc.size() * sizeof(node));
+    for (std::uint32_t i = 0; i < doc.size(); ++i)
+      if (doc[i].k != kind::array && doc[i].k != kind::object) d += doc.raw(i);
+    out.push_back(std::move(d) + " @" + std::to_string(r.lines_read()));
+  }
+  if (s == value_reader::status::error) {
+    const source_location loc = r.location();
+    out.push_back(std::to_string(loc.line) + ":" + std::to_string(loc.column) + " " + error_message(r.error().code));
+  } else {
+    out.push_back("end");
+  }
+  if (fd >= 0) close(fd);
+  return out;
+}
+
+// Lines of values of about 1 KB, then spaces, up to byte `to`.
+std::string filler(std::size_t to) {
+  std::string s;
+  const std::string line =
+      "{\"a\":[1,2,\"xyz\"],\"b\":\"\\u00e9\xc3\xa9\",\"c\":\"" + std::string(1000, 'c') + "\"}\n";
+  while (s.size() + line.size() < to) s += line;
+  return s + std::string(to - s.size(), ' ');
+}
+
+}  // namespace
+
+TEST_CASE("input: a large regular file read in chunks: tokens cut by the buffer's end at every byte") {
+  // Each token (valid or not) starts k bytes before the first chunk's end, for every k: the values and the error
+  // must be those of the same bytes read whole.
+  const std::vector<std::string> tokens = {
+      "12345.678e+9", "-0.5", "true", "false", "null", "tru", "1.e5", "0123",
+      "\"a\\u00e9\\ud83d\\ude00\\n\\\"\xc3\xa9\xf0\x9f\x98\x80x\"", "\"\xc3\x28\"", "\"bad \\q escape\"",
+      "[1,{\"a\":[true,null]},\"x\",-2e-3]", "{\"k\":{\"k\":1},\"k\":2}", "[1,2,,3]", "{\"a\" 1}"};
+  for (const std::string& t : tokens) {
+    for (std::size_t k = 0; k <= t.size() + 1; ++k) {
+      CAPTURE(t);
+      CAPTURE(k);
+      const std::string head = filler(k_first_chunk - k) + t + "\n7 [8]\n";
+      const std::string whole = temp_file(head + std::string(1, '\0'));
+      const std::string chunked = chunked_file(head);
+      const auto want = digest_file(whole);
+      CHECK(want.size() > 2000);
+      CHECK(digest_file(chunked) == want);
+      std::remove(whole.c_str());
+      std::remove(chunked.c_str());
+    }
+  }
+}
+
+TEST_CASE("input: a large regular file read in chunks: values larger than the buffer, record separators, stdin") {
+  std::string big_array = "[";
+  while (big_array.size() < (std::size_t{5} << 20)) big_array += "1234,\"x\",";
+  big_array += "0]";
+  const std::string head = filler(k_first_chunk - 100) + "\"" + std::string(std::size_t{3} << 20, 's') + "\"\n" +
+                           big_array + "\n\x1e{\"after\":true}\n  \n";
+  const std::string whole = temp_file(head + std::string(1, '\0'));
+  const std::string chunked = chunked_file(head);
+  for (bool seq : {false, true}) {
+    CAPTURE(seq);
+    const auto want = digest_file(whole, seq);
+    CHECK(want.size() > 2000);
+    CHECK(digest_file(chunked, seq) == want);
+  }
+  // From an offset (`jview < file` after a shell read a line): lines are counted from there.
+  const std::size_t skip = head.find('\n') + 1;
+  const std::string rest = temp_file(head.substr(skip) + std::string(1, '\0'));
+  CHECK(digest_file(chunked, false, skip) == digest_file(rest));
+  std::remove(whole.c_str());
+  std::remove(chunked.c_str());
+  std::remove(rest.c_str());
 }

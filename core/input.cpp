@@ -541,6 +541,7 @@ value_reader::status value_reader::next(document& doc) {
       ++p;
       at_end = parser::at_end(p, end);
     }
+    if (regular_) pos_ = static_cast<std::size_t>(p - buf_);  // whitespace is not kept (a file of spaces)
     if (at_end && regular_ && !eof_) {
       if (!fill() && !io_error_.empty()) return fail_io();
       continue;

@@ -484,6 +484,12 @@ def files_that_are_not_files(s):
     s.case("a stream of garbage without separators fails fast", s.jv("."),
            stdin=b"\x01" * (8 << 20), timeout=10, stdout=b"", exit=5,
            stderr_re=rb"^jview: error: <stdin>:1:1: unexpected character\n", max_seconds=5)
+    spaces = s.path("spaces100m.json")
+    with open(spaces, "wb") as f:
+        f.write(b"1" + b" " * (100 << 20) + b"2\n")
+    s.case("a regular file of 100 MB of spaces between two values in 64 MB of address space",
+           s.jv(".", "spaces100m.json"), preexec=limit_memory(64), timeout=20, stdout=b"1\n2\n", stderr=b"", exit=0)
+    os.unlink(spaces)
     s.case("a regular file of 100 MB of NULs fails at once", s.jv(".", sparse_zeros(s, 100 << 20)), stdout=b"",
            exit=5, stderr_re=rb":1:1: unexpected character\n", max_seconds=2)
 
@@ -601,18 +607,18 @@ def huge_files(s, slow):
            stdout=b'{"a":1}\n', exit=5, stderr_re=rb"^jview: error: sparse\.json:2:1: unexpected character\n",
            max_seconds=3)
     os.unlink(s.path(p))
-    # A mapped file over 64 MiB has its pages dropped behind the parser and its lines counted only when asked for:
-    # then read again from the page cache, and counted right.
+    # A file over 32 MiB is read in chunks into one buffer, and the lines of the chunks behind the parser are
+    # counted only when asked for: then read again from the file, and counted right.
     p = "lines72m.ndjson"
     lines = (72 << 20) // 8
     with open(s.path(p), "wb") as f:
         f.write(b'{"a":1}\n' * lines)
-    s.case("72 MB of NDJSON: input_line_number at the end, after its pages were dropped",
+    s.case("72 MB of NDJSON: input_line_number at the end, after its chunks were dropped",
            s.jv("-n", "reduce inputs as $x (0; . + $x.a), input_line_number", p),
            stdout=b"%d\n%d\n" % (lines, lines), max_seconds=10)
     with open(s.path(p), "ab") as f:
         f.write(b'{"a":\n')
-    s.case("72 MB of NDJSON, cut short at the end: the error's line counted after the pages were dropped",
+    s.case("72 MB of NDJSON, cut short at the end: the error's line counted after its chunks were dropped",
            s.jv("empty", p), stdout=b"", exit=5,
            stderr_re=rb"^jview: error: lines72m\.ndjson:%d:1: unexpected end of input\n" % (lines + 2), max_seconds=10)
     os.unlink(s.path(p))
@@ -755,7 +761,7 @@ def out_of_memory(s):
            stdout=b"", exit=5, stderr_re=rb"^jview: error: /dev/zero:1:1: unexpected character")
     line = b'{"id":12345,"name":"abcdefghij","tags":[1,2,3]}\n'
     nd = s.write("nd30m.json", line * (30 * 1000 * 1000 // len(line)))
-    s.case("ulimit -v 200 MB: a 30 MB NDJSON file of small values (mapped)", s.jv(".id", nd),
+    s.case("ulimit -v 200 MB: a 30 MB NDJSON file of small values (read whole)", s.jv(".id", nd),
            preexec=limit_memory(200), exit=0, stdout=b"12345\n" * (30 * 1000 * 1000 // len(line)))
     with open(s.path(nd), "rb") as f:
         s.case("ulimit -v 200 MB: the same NDJSON on stdin", s.jv(".id"), stdin_file=f, preexec=limit_memory(200),

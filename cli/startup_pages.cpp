@@ -45,14 +45,16 @@ struct page_span {
 #ifdef JVIEW_EARLY_ENTRY
 
 // Before libc is initialised: no libc call (nor errno), no stack protector (the thread pointer is not set yet).
-[[gnu::always_inline]] inline void early_madvise(std::uintptr_t begin, std::uintptr_t end, long advice) noexcept {
+// Returns the system call's result (0, or minus the error).
+[[gnu::always_inline]] inline long early_madvise(std::uintptr_t begin, std::uintptr_t end, long advice) noexcept {
   const page_span s = whole_pages(begin, end);
-  if (s.len == 0) return;
+  if (s.len == 0) return 0;
   long ret;
   asm volatile("syscall"
                : "=a"(ret)
                : "0"(static_cast<long>(SYS_madvise)), "D"(s.begin), "S"(s.len), "d"(advice)
                : "rcx", "r11", "memory");
+  return ret;
 }
 
 }  // namespace
@@ -61,13 +63,14 @@ extern "C" const ElfW(Ehdr) __ehdr_start;  // the ELF header, mapped with the fi
 extern "C" const char etext[];              // the end of the code (GNU ld)
 
 // Every loadable segment: the read-only ones mapped, the writable one made private (its RELRO part is still
-// writable now: libc's start-up writes it, then makes it read-only). The headers and the code first, in one call
-// (the two segments are adjacent), so that reading the program headers does not fault. In the entry point's
-// section, so that the two share a page (each fault on the code maps only its 64 KiB around).
+// writable now: libc's start-up writes it, then makes it read-only). The headers and the code first, in one call,
+// so that reading the program headers does not fault; segments aligned to 2 MiB (CMakeLists.txt) leave a gap
+// between the two, and the call then stops after the headers with ENOMEM: the code is done in the loop. In the
+// entry point's section, so that the two share a page (each fault on the code maps only its 64 KiB around).
 extern "C" [[gnu::used, gnu::no_stack_protector, gnu::section(".text.jview_entry")]] void
 jview_populate_segments() noexcept {
-  early_madvise(reinterpret_cast<std::uintptr_t>(&__ehdr_start), reinterpret_cast<std::uintptr_t>(etext),
-                MADV_POPULATE_READ);
+  const bool code_done = early_madvise(reinterpret_cast<std::uintptr_t>(&__ehdr_start),
+                                       reinterpret_cast<std::uintptr_t>(etext), MADV_POPULATE_READ) == 0;
   const auto* base = reinterpret_cast<const unsigned char*>(&__ehdr_start);
   const auto* phdr = reinterpret_cast<const ElfW(Phdr)*>(base + __ehdr_start.e_phoff);
   std::uintptr_t bias = 0;
@@ -85,7 +88,7 @@ jview_populate_segments() noexcept {
     if (phdr[i].p_type != PT_LOAD) continue;
     const std::uintptr_t begin = bias + phdr[i].p_vaddr;
     std::uintptr_t end = begin + phdr[i].p_memsz;
-    if (end <= reinterpret_cast<std::uintptr_t>(etext)) continue;  // done above
+    if (code_done && end <= reinterpret_cast<std::uintptr_t>(etext)) continue;  // done above
     // The unwind tables (a tenth of the executable) are read only when an exception is thrown: not mapped now,
     // but for the first page of .eh_frame, which libc's start-up registers.
     if (unwind != 0 && bias + unwind > begin && bias + unwind < end) {

@@ -146,18 +146,21 @@ TEST_CASE("input: boundary scan over long runs (vector path) in reads of many si
 
 namespace {
 
-// Every value of a reader as its node array and source bytes (the two-stage parser's index must not outlive the
-// bytes it indexed: the stream buffer is compacted and refilled under it).
+// A value as its node array and source bytes.
+std::string digest(const document& doc) {
+  std::string d(reinterpret_cast<const char*>(doc.nodes()), doc.size() * sizeof(node));
+  for (std::uint32_t i = 0; i < doc.size(); ++i)
+    if (doc[i].k != kind::array && doc[i].k != kind::object) d += doc.raw(i);
+  return d;
+}
+
+// Every value of a reader (the two-stage parser's index must not outlive the bytes it indexed: the stream buffer is
+// compacted and refilled under it).
 std::vector<std::string> digest_values(value_reader& r) {
   document doc;
   std::vector<std::string> out;
   value_reader::status s;
-  while ((s = r.next(doc)) == value_reader::status::value) {
-    std::string d(reinterpret_cast<const char*>(doc.nodes()), doc.size() * sizeof(node));
-    for (std::uint32_t i = 0; i < doc.size(); ++i)
-      if (doc[i].k != kind::array && doc[i].k != kind::object) d += doc.raw(i);
-    out.push_back(std::move(d));
-  }
+  while ((s = r.next(doc)) == value_reader::status::value) out.push_back(digest(doc));
   out.push_back(s == value_reader::status::end ? "end" : "error");
   return out;
 }
@@ -319,12 +322,8 @@ std::vector<std::string> digest_file(const std::string& path, bool seq = false, 
   document doc;
   std::vector<std::string> out;
   value_reader::status s;
-  while ((s = r.next(doc)) == value_reader::status::value) {
-    std::string d(reinterpret_cast<const char*>(doc.nodes()), doc.size() * sizeof(node));
-    for (std::uint32_t i = 0; i < doc.size(); ++i)
-      if (doc[i].k != kind::array && doc[i].k != kind::object) d += doc.raw(i);
-    out.push_back(std::move(d) + " @" + std::to_string(r.lines_read()));
-  }
+  while ((s = r.next(doc)) == value_reader::status::value)
+    out.push_back(digest(doc) + " @" + std::to_string(r.lines_read()));
   if (s == value_reader::status::error) {
     const source_location loc = r.location();
     out.push_back(std::to_string(loc.line) + ":" + std::to_string(loc.column) + " " + error_message(r.error().code));

@@ -51,13 +51,6 @@ void advise_huge(void* at, std::size_t len) noexcept {
 #endif
 }
 
-// The whole pages inside [p, p + bytes) filled in for `advice` (MADV_POPULATE_READ / _WRITE) in one call.
-void populate(void* p, std::size_t bytes, int advice) noexcept {
-  const std::uintptr_t first = round_up(reinterpret_cast<std::uintptr_t>(p), k_small_page);
-  const std::uintptr_t last = round_down(reinterpret_cast<std::uintptr_t>(p) + bytes, k_small_page);
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, advice);
-}
-
 // len bytes (a multiple of k_huge_page) of zeroed memory, 2 MiB aligned, nothing committed, advised onto huge pages.
 void* map_aligned(std::size_t len) noexcept {
   constexpr int prot = PROT_READ | PROT_WRITE;
@@ -183,16 +176,9 @@ void unmap_pages(void* p, std::size_t bytes) noexcept {
 
 void prefault_write(void* p, std::size_t bytes) noexcept {
 #ifdef MADV_POPULATE_WRITE
-  populate(p, bytes, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
-
-void prefault_read(const void* p, std::size_t bytes) noexcept {
-#ifdef MADV_POPULATE_READ
-  populate(const_cast<void*>(p), bytes, MADV_POPULATE_READ);
+  const std::uintptr_t first = round_up(reinterpret_cast<std::uintptr_t>(p), k_small_page);
+  const std::uintptr_t last = round_down(reinterpret_cast<std::uintptr_t>(p) + bytes, k_small_page);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
 #else
   (void)p;
   (void)bytes;

@@ -39,7 +39,5 @@ void unmap_pages(void* p, std::size_t bytes) noexcept;
 // Fills the page-table entries of the whole pages inside [p, p + bytes) for writing, in one call (one fault per
 // page otherwise); a failure (a kernel before 5.14) only means the faults happen as before.
 void prefault_write(void* p, std::size_t bytes) noexcept;
-// The same for reading (a mapped file's pages in the page cache).
-void prefault_read(const void* p, std::size_t bytes) noexcept;
 
 }  // namespace jview::simd

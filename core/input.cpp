@@ -1,4 +1,5 @@
-// core/input.cpp: mapped files and chunked streams, value by value. A reader serves one input (make one per file).
+// core/input.cpp: mapped, read-whole and chunked files and streams, value by value. A reader serves one input (make one
+// per file).
 #include "core/input.hpp"
 
 #include <errno.h>
@@ -64,8 +65,8 @@ struct value_reader::read_in final : source_bytes {
   ~read_in() override { simd::unmap_pages(addr, size); }
 };
 
-// A stream's buffer: from the heap while the stream is short, on huge pages once it outgrows the first one
-// (fill).
+// A stream's buffer (or a large file's): from the heap while the stream is short, on huge pages once it outgrows the
+// first one, and from the start for a large file (fill).
 struct value_reader::chunked final : source_bytes {
   std::unique_ptr<char[]> heap;
   char* data = nullptr;

@@ -19,7 +19,7 @@ enum class op : std::uint8_t {
   index,       // a[b]; opt: a[b]?
   slice,       // a[b:c]; b or c may be null (absent)
   iterate,     // a[]
-  pipe,        // a | b
+  pipe,        // a | b (sub: pipe_counts when a is `[f]` and b the native `length`: f's outputs are counted)
   comma,       // a, b
   neg,         // -a
   arith,       // a sub b (sub: '+', '-', '*', '/', '%')
@@ -48,6 +48,9 @@ enum class op : std::uint8_t {
 };
 
 enum cmp_op : std::uint8_t { cmp_eq, cmp_ne, cmp_lt, cmp_le, cmp_gt, cmp_ge };
+// node::sub of a pipe: `[f] | length`, counted without building the array (`[inputs | select(...)] | length` then
+// keeps no input). Set by the compiler; path expressions ignore it (they run the pipe as written).
+inline constexpr std::uint8_t pipe_counts = 1;
 
 struct node;
 

@@ -309,6 +309,16 @@ void resolver::resolve(node* n) {
       scope_.resize(mark);
       return;
     }
+    case op::pipe: {
+      resolve(n->a);
+      resolve(n->b);
+      const node* f = n->a;
+      const node* g = n->b;
+      if (f->o == op::array && f->a != nullptr && g->o == op::call && g->ck == call_kind::native && g->args.empty() &&
+          g->name == "length")
+        n->sub = pipe_counts;
+      return;
+    }
     case op::label: {
       scope_.push_back(scope_entry{scope_entry::label, "*label-" + n->name, 0, nullptr});
       resolve(n->a);

@@ -962,6 +962,16 @@ st interp::ev_iterate(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::ev_pipe(const node* n, const value& in, const env* e, sink k) {
+  if (n->sub == pipe_counts) {  // `[f] | length`
+    double count = 0;
+    auto one = [&](const value&) -> st {
+      ++count;
+      return st::ok;
+    };
+    const st s = eval(n->a->a, in, e, make_sink(one));
+    if (s != st::ok) return s;
+    return k(value::number(count));
+  }
   const node* rhs = n->b;
   auto next = [&](const value& v) -> st { return eval(rhs, v, e, k); };
   return eval(n->a, in, e, make_sink(next));

@@ -581,7 +581,7 @@ def shrinking_file(s):
     # emits `2` (buffered) and computes a while; meanwhile the file is truncated to 0 bytes, so parsing value 3
     # faults.
     f = s.write("shrink2.json", b"".join(b'{"id":%d}\n' % i for i in range(1, 4000)))
-    prog = ('if .id == 2 then ("sync\\n" | stderr | empty), 2, ([range(3000000)] | length | empty) '
+    prog = ('if .id == 2 then ("sync\\n" | stderr | empty), 2, ([range(3000000)] | .[-1] | empty) '
             'else .id end')
     p = subprocess.Popen(s.jv("-c", prog, f), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=s.tmp)
     sync = p.stderr.read(5)
@@ -744,11 +744,12 @@ def out_of_memory(s):
     # std::bad_alloc (and std::length_error) from the filter, the reader or the output end in cli/main.cpp:
     # `jview: error: out of memory`, exit 2 (a system error, as a write error; jq 1.8 prints `jq: error: cannot
     # allocate memory` and aborts, exit 134). The whole values already produced are written first.
-    for prog in ("[range(100000000)] | length", '"x" * 1000000000 | length', "[range(10000000)|tostring]|length"):
+    # (`.[-1]`, not `length`: `[f] | length` counts without building the array.)
+    for prog in ("[range(100000000)] | .[-1]", '"x" * 1000000000 | length', "[range(10000000)|tostring] | .[-1]"):
         s.case(f"ulimit -v 200 MB: `{prog}`", s.jv("-n", prog), preexec=limit_memory(200), stdout=b"",
                exit=2, stderr=b"jview: error: out of memory\n")
     s.case("ulimit -v 200 MB: values before the allocation failure are written",
-           s.jv("-n", "1, 2, ([range(100000000)] | length), 3"), preexec=limit_memory(200), stdout=b"1\n2\n",
+           s.jv("-n", "1, 2, ([range(100000000)] | .[-1]), 3"), preexec=limit_memory(200), stdout=b"1\n2\n",
            exit=2, stderr=b"jview: error: out of memory\n")
     s.case("ulimit -v 200 MB: out of memory in the second input's filter",
            s.jv("-c", "if . == 2 then [range(100000000)] else . end", s.write("oom12.json", b"1 2 3")),

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <string>
 
 #include "cli/exit_code.hpp"
 #include "cli/options.hpp"
@@ -31,6 +32,48 @@ bool env_flag(const char* name) {
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
 }
 
+// The one kernel choice (simd/kernels.hpp), from the command line, else the environment: `--kernels NAME` or
+// JVIEW_KERNELS=NAME, with the aliases --no-simd / JVIEW_NO_SIMD=1 (portable) and --force-ssse3 /
+// JVIEW_FORCE_SSSE3=1 (ssse3). False (reported) for an unknown name or a level this build or CPU lacks.
+bool choose_kernels(const jview::cli::options& o) {
+  namespace simd = jview::simd;
+  simd::kernel_request req;
+  std::string name, who;
+  const char* env = std::getenv("JVIEW_KERNELS");
+  if (!o.kernels.empty()) {
+    name = o.kernels;
+    who = "--kernels " + name;
+  } else if (o.no_simd) {
+    name = "portable";
+    who = "--no-simd";
+  } else if (o.force_ssse3) {
+    name = "ssse3";
+    who = "--force-ssse3";
+  } else if (env != nullptr && *env != '\0') {
+    name = env;
+    who = "JVIEW_KERNELS=" + name;
+  } else if (env_flag("JVIEW_NO_SIMD")) {
+    name = "portable";
+    who = "JVIEW_NO_SIMD";
+  } else if (env_flag("JVIEW_FORCE_SSSE3")) {
+    name = "ssse3";
+    who = "JVIEW_FORCE_SSSE3";
+  }
+  if (!name.empty() && !simd::parse_kernel_request(name, req)) {
+    jview::cli::eprint("jview: error: {}: unknown kernels (auto, portable, sse2, ssse3, avx2, avx512, neon)\n", who);
+    return false;
+  }
+  if (!name.empty() && !req.automatic) req.set_source(who);
+  simd::kernels k;
+  std::string why;
+  if (!simd::choose_kernels(req, k, why)) {
+    jview::cli::eprint("jview: error: {}: {}\n", who, why);
+    return false;
+  }
+  simd::use_kernels(k);
+  return true;
+}
+
 }  // namespace
 
 static int run_main(int argc, char** argv) {
@@ -40,19 +83,13 @@ static int run_main(int argc, char** argv) {
   bus.sa_handler = on_sigbus;
   sigaction(SIGBUS, &bus, nullptr);
   jview::cli::options o;
-  // Kernel mode first: --version reports it.
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--no-simd") == 0) o.no_simd = true;
-    if (std::strcmp(argv[i], "--force-ssse3") == 0) o.force_ssse3 = true;
-  }
-  if (o.no_simd || env_flag("JVIEW_NO_SIMD"))
-    jview::simd::set_mode(jview::simd::mode::portable);
-  else if (o.force_ssse3 || env_flag("JVIEW_FORCE_SSSE3"))
-    jview::simd::set_mode(jview::simd::mode::force_ssse3);
   int status = jview::cli::parse_command_line(argc, argv, o);
   if (status >= 0) return status;
-  o.parse.portable = !jview::simd::vector_strings();
-  o.write.portable = o.parse.portable;
+  if (!choose_kernels(o)) return jview::cli::exit_usage;
+  if (o.version) {
+    jview::cli::oprint("jview {}\n{}\n", JVIEW_VERSION, jview::simd::describe_kernels(jview::simd::active_kernels()));
+    return jview::cli::exit_ok;
+  }
   if (o.check) return jview::cli::run_check(o);
   if (o.utf8) return jview::cli::run_utf8(o);
   return jview::cli::run_jq(o);

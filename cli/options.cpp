@@ -32,7 +32,6 @@ extern ostream clog;
 
 #include "cli/exit_code.hpp"
 #include "cli/sink.hpp"
-#include "simd/kernels.hpp"
 
 namespace jview::cli {
 
@@ -202,6 +201,8 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
   flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN line per invalid file");
   flag("--utf8", o.utf8, "validate any files as strict UTF-8");
   flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
+  option("--kernels", o.kernels,
+         "auto|portable|sse2|ssse3|avx2|avx512|neon: the kernels up to this level (also: JVIEW_KERNELS)");
   flag("--force-ssse3", o.force_ssse3,
                "use the SSSE3 kernels without asking the CPU (a CPU without SSSE3 dies with SIGILL)");
   // FILTER and FILEs are taken from CLI11's remaining arguments, untouched: a CLI11 positional option would split an
@@ -247,8 +248,8 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
 // The rest, as jq does it: the first positional is the filter (unless -f), the others files or $ARGS.positional.
 int finish(parsed& p, options& o) {
   if (p.version) {
-    oprint("jview {}\n{}\n", JVIEW_VERSION, simd::describe_kernels());
-    return exit_ok;
+    o.version = true;
+    return -1;
   }
   if (p.indent < -1 || p.indent > 7) {
     eprint("jview: error: --indent takes a number between -1 and 7\nUse jview --help for help with command-line options.\n");

@@ -31,8 +31,10 @@ struct options {
   std::vector<std::string> positional_strings, positional_json;
   std::vector<std::string> library_paths;
   std::string from_file;
-  // Kernels.
+  // Kernels (applied by main: simd::kernels): --kernels NAME, or its aliases --no-simd / --force-ssse3.
+  std::string kernels;
   bool no_simd = false, force_ssse3 = false;
+  bool version = false;  // --version (printed once the kernels are chosen: it names them)
 };
 
 // Parses argv into o. Returns -1 to go on, or the exit status to end with (help, version, usage error); messages

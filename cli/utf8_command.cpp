@@ -64,7 +64,7 @@ std::size_t safe_cut(const char* p, std::size_t n) {
 
 // Validates one open descriptor. Returns 0 valid, 1 invalid (reported), 2 I/O error (reported).
 int check_fd(int fd, const std::string& name, bool seekable, char* buf) {
-  const auto validate = simd::utf8_kernels().validate_utf8;
+  const auto validate = simd::active_kernels().utf8->validate_utf8;
   std::uint64_t consumed = 0;  // bytes validated before buf[0]
   std::size_t carry = 0;
   line_counter lc;

@@ -4,14 +4,15 @@
 // Text: the 16 leading digits are converted in one vector register (SSE2 / NEON) and the decimal point is inserted
 // in the register; the 17th digit is kept apart. Portable code converts eight digits at a time in a 64-bit word.
 #include "core/dtoa.hpp"
+#include "simd/kernels.hpp"
 
 #include <bit>
 #include <cstring>
 
-#if !defined(JVIEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#if !defined(JVIEW_PORTABLE_ONLY) && (defined(__SSE2__) || defined(_M_X64))
 #define JVIEW_DTOA_SSE2 1
 #include <emmintrin.h>
-#elif !defined(JVIEW_NO_SIMD) && defined(__ARM_NEON) && defined(__aarch64__)
+#elif !defined(JVIEW_PORTABLE_ONLY) && defined(__ARM_NEON) && defined(__aarch64__)
 #define JVIEW_DTOA_NEON 1
 #include <arm_neon.h>
 #endif
@@ -444,11 +445,11 @@ char* write_int64(std::int64_t v, char* out) noexcept {
   return write_uint64(a, out);
 }
 
-char* write_double_shortest(double v, char* out) noexcept { return write_double_impl<digits16_vector>(v, out); }
-
 namespace detail {
 
-char* write_double_portable(double v, char* out) noexcept { return write_double_impl<digits16_portable>(v, out); }
+[[gnu::noinline]] char* write_double_portable(double v, char* out) noexcept {
+  return write_double_impl<digits16_portable>(v, out);
+}
 
 char* write_decimal_digits(std::uint64_t w, int n, int q, char* out) noexcept {
   // Scaled to 16 digits: w * 10^q = (10 u + 0) * 10^(q + n - 17).
@@ -456,8 +457,21 @@ char* write_decimal_digits(std::uint64_t w, int n, int q, char* out) noexcept {
                                        100000,      1000000,      10000000,      100000000,      1000000000,
                                        10000000000, 100000000000, 1000000000000, 10000000000000, 100000000000000,
                                        1000000000000000};
-  return format_decimal<digits16_vector>(w * scale[16 - n], '0', q + n - 17, out);
+  return simd::vector_scanners_active()
+             ? format_decimal<digits16_vector>(w * scale[16 - n], '0', q + n - 17, out)
+             : format_decimal<digits16_portable>(w * scale[16 - n], '0', q + n - 17, out);
 }
+
+}  // namespace detail
+
+// The kernel choice's portable digits out of line, so the vector path is laid out as it would be alone.
+char* write_double_shortest(double v, char* out) noexcept {
+  if (!simd::vector_scanners_active()) [[unlikely]]
+    return detail::write_double_portable(v, out);
+  return write_double_impl<digits16_vector>(v, out);
+}
+
+namespace detail {
 
 decimal_fp to_decimal_shortest(double v) noexcept {
   const std::uint64_t bits = std::bit_cast<std::uint64_t>(v);

@@ -1,7 +1,7 @@
 // Number formatting for output: shortest round-trip doubles in jq 1.8's text format, and integers.
 // The double path is a Schubfach-style shortest-digit search (core/dtoa.cpp) over a generated 128-bit table of
 // powers of ten (core/dtoa_tables.cpp, from core/gen_dtoa_tables.py); the 16 leading digits are converted at once
-// in one SSE2/NEON register, eight at a time in portable code (JVIEW_NO_SIMD or no SSE2/NEON).
+// in one SSE2/NEON register, eight at a time in portable code (JVIEW_PORTABLE_ONLY or no SSE2/NEON).
 #pragma once
 
 #include <cstddef>

@@ -200,7 +200,7 @@ void value_reader::count_lines(const char* from, const char* to) {
   // Newlines counted by vector compares (whole files: a pretty-printed one has a line every 30-40 bytes); characters
   // only on the last line, the one the column is on.
   const char* line = from;
-  if (const std::size_t n = simd::count_byte(from, to, '\n', !parser_.options().portable); n != 0) {
+  if (const std::size_t n = simd::count_byte(from, to, '\n', parser_.options().kernels->vector_scanners()); n != 0) {
     lines_before_ += n;
     col_chars_ = 0;
     line = static_cast<const char*>(memrchr(from, '\n', static_cast<std::size_t>(to - from))) + 1;
@@ -398,15 +398,15 @@ bool value_reader::fill() {
   }
 }
 
-namespace {
-#if JVIEW_HAVE_SSE2
-using boundary = simd::sse2_boundary;
-#else
-using boundary = simd::portable_boundary;
-#endif
-}  // namespace
-
 bool value_reader::find_boundary() {
+#if JVIEW_HAVE_SSE2
+  if (parser_.options().kernels->vector_scanners()) return find_boundary_with<simd::sse2_boundary>();
+#endif
+  return find_boundary_with<simd::portable_boundary>();
+}
+
+template <class boundary>
+bool value_reader::find_boundary_with() {
   const char* b = buf_;
   std::size_t i = scan_;
   while (i < len_) {

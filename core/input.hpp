@@ -88,6 +88,8 @@ class value_reader {
   void read_in_chunks(int fd, bool own);  // a large regular file (regular_)
   bool fill();                         // stream: read more; false at EOF or error
   bool find_boundary();                // stream: true when a complete value starts at pos_
+  template <class Boundary>
+  bool find_boundary_with();
   // regular_: true when the outcome of parsing the value at p (the error e, or success ending at stop) could
   // change with the bytes after the buffer's end.
   bool cut_by_buffer_end(const char* p, const parse_error& e, const char* stop) const noexcept;

@@ -11,8 +11,9 @@
 #include <cstring>
 
 #include "core/dtoa.hpp"
+#include "simd/kernels.hpp"
 
-#if !defined(JVIEW_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#if !defined(JVIEW_PORTABLE_ONLY) && (defined(__SSE2__) || defined(_M_X64))
 #define JVIEW_NUMBER_SSE2 1
 #include <emmintrin.h>
 #endif
@@ -239,32 +240,31 @@ char* long_literal_shortest(const char* lit, std::size_t n, char* out) noexcept 
     // are the '0's (r = 0) or '9's (r = 1) that end there; they stop at the point.
     const int pos = static_cast<int>(n) - 1 - cut;
     const int point = neg + int_digits;
-#if defined(JVIEW_NUMBER_SSE2)
-    const __m128i lo16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lit));
-    const __m128i hi16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lit + n - 16));
-    const int sh = static_cast<int>(n) - 16;
-    const std::uint32_t zeros =
-        static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo16, _mm_set1_epi8('0')))) |
-        (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi16, _mm_set1_epi8('0')))) << sh);
-    const std::uint32_t nines =
-        static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo16, _mm_set1_epi8('9')))) |
-        (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi16, _mm_set1_epi8('9')))) << sh);
-    const std::uint32_t same = static_cast<std::uint32_t>(select_u64(r, nines, zeros));  // not a branch on r
-    // Bits above pos shifted out; bit 0 of the shifted word is 0 (pos <= 20), so its complement is never 0.
-    const int t = pos - std::countl_zero(~(same << (31 - pos)) | 1u);
-    fail |= r & (t == point);  // the carry would reach the integer digits
-    if (fail) return nullptr;
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), lo16);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n - 16), hi16);
-#else
-    const char c9 = static_cast<char>('0' + 9 * r);
     int t = pos;
-    while (t > point && lit[t] == c9) --t;
-    fail |= r & (t == point);
+#if defined(JVIEW_NUMBER_SSE2)
+    if (simd::vector_scanners_active()) [[likely]] {
+      const __m128i lo16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lit));
+      const __m128i hi16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lit + n - 16));
+      const int sh = static_cast<int>(n) - 16;
+      const std::uint32_t zeros =
+          static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo16, _mm_set1_epi8('0')))) |
+          (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi16, _mm_set1_epi8('0')))) << sh);
+      const std::uint32_t nines =
+          static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo16, _mm_set1_epi8('9')))) |
+          (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi16, _mm_set1_epi8('9')))) << sh);
+      const std::uint32_t same = static_cast<std::uint32_t>(select_u64(r, nines, zeros));  // not a branch on r
+      // Bits above pos shifted out; bit 0 of the shifted word is 0 (pos <= 20), so its complement is never 0.
+      t = pos - std::countl_zero(~(same << (31 - pos)) | 1u);
+    } else
+#endif
+    {
+      const char c9 = static_cast<char>('0' + 9 * r);
+      while (t > point && lit[t] == c9) --t;
+    }
+    fail |= r & (t == point);  // the carry would reach the integer digits
     if (fail) return nullptr;
     std::memcpy(out, lit, 16);
     std::memcpy(out + n - 16, lit + n - 16, 16);
-#endif
     out[t] = static_cast<char>(lit[t] + static_cast<char>(r));
     return out + t + (t != point);  // an all-zero fraction is cut with its point
   }

@@ -295,16 +295,23 @@ bool parser::at_end(const char*& p, const char* end) noexcept {
   return p == end;
 }
 
+namespace {
+const simd::kernels& kernels_of(const parse_options& opts) noexcept {
+  return opts.kernels != nullptr ? *opts.kernels : simd::active_kernels();
+}
+}  // namespace
+
 parser::parser(parse_options opts)
     : opts_(opts),
-      validate_(opts.portable ? &simd::validate_utf8_portable : simd::utf8_kernels().validate_utf8),
-      stage1_(opts.portable || opts.replace_invalid_utf8 || opts.path == parse_path::one_pass
-                  ? nullptr
-                  : opts.stage1 != nullptr ? opts.stage1 : simd::structural_kernel()) {}
+      vector_scanners_(kernels_of(opts).vector_scanners()),
+      validate_(kernels_of(opts).utf8->validate_utf8),
+      stage1_(opts.replace_invalid_utf8 || opts.path == parse_path::one_pass ? nullptr : kernels_of(opts).structure) {
+  opts_.kernels = &kernels_of(opts);
+}
 
 parse_error parser::parse(const char* begin, const char* end, document& doc, const char*& stop) {
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
-  if (!opts_.portable) {
+  if (vector_scanners_) {
     if (stage1_ != nullptr && parse_two_stage(begin, end, doc, stop)) return {};
     return parse_impl<vector_kernels>(begin, end, doc, stop);
   }

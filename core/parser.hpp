@@ -11,6 +11,7 @@
 
 #include "core/document.hpp"
 #include "core/error.hpp"
+#include "simd/kernels.hpp"
 #include "simd/pages.hpp"
 #include "simd/structural.hpp"
 
@@ -27,10 +28,10 @@ enum class parse_path : std::uint8_t {
 struct parse_options {
   std::uint32_t max_depth = 10000;    // like jq
   bool replace_invalid_utf8 = false;  // jq's behaviour: invalid UTF-8 in strings becomes U+FFFD instead of an error
-  bool portable = false;              // portable string scanning instead of the vector scanner
   bool single_value = false;          // --strict (value_reader): an input is one JSON text, not a stream of values
   parse_path path = parse_path::automatic;
-  const simd::stage1_kernel* stage1 = nullptr;  // tests, benchmarks: this stage-1 kernel instead of the CPU's choice
+  // Tests and benchmarks: these kernels instead of the process's choice (simd::active_kernels()).
+  const simd::kernels* kernels = nullptr;
 };
 
 class parser {
@@ -64,6 +65,7 @@ class parser {
     std::uint32_t count;  // elements so far
   };
   parse_options opts_;
+  bool vector_scanners_;  // the vector string and whitespace scanners (else the portable ones)
   std::size_t (*validate_)(const char*, std::size_t) noexcept;  // the UTF-8 kernel for non-ASCII string runs
   std::vector<frame> stack_;
   // Duplicate-key candidates (see parse_impl): per depth up to k_key_table_depths, 2^k_key_table_bits slots of the

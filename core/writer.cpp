@@ -80,6 +80,7 @@ bool color_scheme::apply(std::string_view spec) {
 }
 
 writer::writer(output_buffer& out, const write_options& opts) : out_(out), opts_(opts) {
+  if (opts_.kernels == nullptr) opts_.kernels = &simd::active_kernels();
   if (opts_.tab)
     indent_unit_ = "\t";
   else
@@ -222,9 +223,9 @@ void writer::transcode_escaped(const char* p, std::size_t n) {
     const char* run = p;
     // In a source string only '\\' and DEL stop the run (quotes and control bytes appear escaped).
 #if JVIEW_HAVE_SSE2
-    p = opts_.portable ? simd::portable_run::find_end(p, end) : simd::sse2_run::find_end(p, end);
+    p = !opts_.kernels->vector_scanners() ? simd::portable_run::find_end(p, end) : simd::sse2_run::find_end(p, end);
 #elif JVIEW_HAVE_NEON
-    p = opts_.portable ? simd::portable_run::find_end(p, end) : simd::neon_run::find_end(p, end);
+    p = !opts_.kernels->vector_scanners() ? simd::portable_run::find_end(p, end) : simd::neon_run::find_end(p, end);
 #else
     p = simd::portable_run::find_end(p, end);
 #endif
@@ -345,7 +346,7 @@ void writer::empty_container(kind k) {
 // A whole value written compact that document::verbatim() says needs no node: its text without the whitespace
 // outside strings, by the minify kernel, 64 KiB at a time (the output buffer stays one chunk).
 void writer::minified(std::string_view text) {
-  const simd::minify_fn minify = simd::minify_kernel_for_cpu().run;
+  const simd::minify_fn minify = opts_.kernels->minify->run;
   constexpr std::size_t k_step = 64 * 1024;  // a multiple of 64: only the last step has a partial block
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   simd::minify_state st;

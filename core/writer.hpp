@@ -10,6 +10,7 @@
 
 #include "core/document.hpp"
 #include "core/output.hpp"
+#include "simd/kernels.hpp"
 
 namespace jview {
 
@@ -31,7 +32,8 @@ struct write_options {
   bool ascii = false;         // -a: non-ASCII as \uXXXX
   bool color = false;         // -C
   number_mode numbers = number_mode::source;
-  bool portable = false;      // --no-simd: portable scanning (same bytes out)
+  // Tests and benchmarks: these kernels instead of the process's choice (simd::active_kernels()); same bytes out.
+  const simd::kernels* kernels = nullptr;
   color_scheme colors = color_scheme::jq_default();
 };
 

@@ -1,8 +1,11 @@
-// simd/dispatch.cpp: the only CPU check, and the one table of UTF-8 kernel sets (best first). The CPU answer and the
-// chosen kernel are cached in constant-initialised atomics (no static guard, no global constructor); the mode set
-// by --no-simd / --force-ssse3 is read before first use and resets the cached choice.
+// simd/dispatch.cpp: the only CPU check, the tables of each kernel family (best first), and the one choice made from
+// them (simd/kernels.hpp). The CPU answer is cached in a constant-initialised atomic, and the choice in use is a
+// trivially destructible object published through another (no global constructor or destructor).
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <iterator>
+#include <string>
 #include <type_traits>
 
 #include "simd/baseline.hpp"
@@ -11,10 +14,10 @@
 #include "simd/structural.hpp"
 #include "simd/utf8_detail.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <cpuid.h>
 #define JVIEW_X86_KERNELS 1
-#elif defined(__aarch64__) && !defined(JVIEW_NO_SIMD)
+#elif defined(__aarch64__) && !defined(JVIEW_PORTABLE_ONLY)
 #define JVIEW_NEON_KERNELS 1
 #endif
 
@@ -44,12 +47,15 @@ constexpr int k_cpu_stage1_avx512 = 1 << 29;
 // Set in g_cpu when the AVX2 stage-1 kernel can run (AVX2 plus PCLMULQDQ, POPCNT, BMI1, BMI2).
 constexpr int k_cpu_stage1_avx2 = 1 << 28;
 
-constinit std::atomic<int> g_mode{static_cast<int>(mode::automatic)};
 constinit std::atomic<int> g_cpu{0};
-constinit std::atomic<int> g_utf8_choice{-1};  // index into k_utf8_kernels, -1 until chosen
 
 // Stage-1 kernels of the parser's fast path (simd/structural.hpp), best first; the AVX-512 one also needs
-// VBMI2 and PCLMULQDQ (see k_cpu_stage1_avx512).
+// VBMI2 and PCLMULQDQ (see k_cpu_stage1_avx512). k_stage1_pays: whether the kernel is chosen at all, i.e. whether the
+// two-stage parse with it beats the one-pass parser on every corpus file. Whole parse, two-stage with each kernel vs
+// one-pass (EPYC, us): twitter 135 / 198 (AVX2) / 293 (SSE2) vs 240; citm_catalog 338 / 512 / 747 vs 530; gsoc-2018
+// (long strings) 641 / 875 / 1199 vs 676; amazon_cellphones.ndjson 59 / 87 / 123 vs 76. AVX-512 wins or ties on
+// every file; AVX2 loses up to 30% on long strings, SSE2 everywhere: those stay for the tests (and a later AVX2
+// tuning), and below AVX-512 the parser is one-pass.
 constexpr stage1_kernel k_stage1_kernels[] = {
 #if JVIEW_X86_KERNELS
     {"avx512", &detail::stage1_avx512},
@@ -66,9 +72,16 @@ constexpr isa k_stage1_levels[] = {
 #endif
     isa::portable,
 };
+constexpr bool k_stage1_pays[] = {
+#if JVIEW_X86_KERNELS
+    true,
+    false,
+    false,
+#endif
+    false,
+};
 constexpr int k_stage1_count = static_cast<int>(std::size(k_stage1_kernels));
 static_assert(std::is_trivially_destructible_v<stage1_kernel>, "the kernel table must need no destructor at exit");
-constinit std::atomic<int> g_stage1_choice{-1};  // index into k_stage1_kernels, -1 until chosen
 
 // Minify kernels (simd/minify.hpp), best first; the AVX-512 one needs what the AVX-512 stage-1 kernel needs.
 constexpr minify_kernel k_minify_kernels[] = {
@@ -87,7 +100,6 @@ constexpr isa k_minify_levels[] = {
 };
 constexpr int k_minify_count = static_cast<int>(std::size(k_minify_kernels));
 static_assert(std::is_trivially_destructible_v<minify_kernel>, "the kernel table must need no destructor at exit");
-constinit std::atomic<int> g_minify_choice{-1};  // index into k_minify_kernels, -1 until chosen
 
 #if JVIEW_X86_KERNELS
 // XCR0: which register states the OS saves on a context switch. Without its bits the AVX registers are unusable
@@ -136,26 +148,6 @@ int cpu_bits() noexcept {
   return bits;
 }
 
-// Which kernel of a table (best first, the last one portable) a mode uses: --no-simd the last; --force-ssse3 the
-// SSSE3 one without asking the CPU (a table without one: as automatic); else the first one runs(i, cpu bits) allows.
-template <class LevelOf, class Runs>
-int choose_kernel(mode m, int count, LevelOf level_of, Runs runs) noexcept {
-  if (m == mode::portable) return count - 1;
-  if (m == mode::force_ssse3)
-    for (int i = 0; i < count; ++i)
-      if (level_of(i) == isa::ssse3) return i;
-  const int bits = cpu_bits();
-  for (int i = 0; i < count; ++i)
-    if (runs(i, bits)) return i;
-  return count - 1;
-}
-
-int choose_utf8(mode m) noexcept {
-  return choose_kernel(
-      m, k_kernel_count, [](int i) { return k_utf8_kernels[i].level; },
-      [](int i, int bits) { return (bits & isa_bit(k_utf8_kernels[i].level)) != 0; });
-}
-
 // Whether this CPU runs a kernel of `level` built on 64-bit block masks (stage 1, minify): the AVX-512 and AVX2 ones
 // also need carry-less multiply, POPCNT and BMI (and VBMI2 for VPCOMPRESSB), see detect_cpu.
 bool mask_kernel_runs(isa level, int bits) noexcept {
@@ -166,167 +158,193 @@ bool mask_kernel_runs(isa level, int bits) noexcept {
   return (bits & isa_bit(level)) != 0;
 }
 
-// Why a kernel of `level` runs in mode `m`: the words that describe_kernels() puts in parentheses.
-const char* reason(isa level, mode m) noexcept {
-#if defined(JVIEW_NO_SIMD)
-  (void)level;
-  (void)m;
-  return "JVIEW_NO_SIMD";
-#else
-  if (m == mode::portable) return "--no-simd";
-  if (m == mode::force_ssse3 && level == isa::ssse3) return "forced";
-  if (level == isa::ssse3 || level == isa::avx2 || level == isa::avx512) return "cpuid";
-  return "baseline";
+// The levels of this build, lowest first: those a request may name.
+constexpr isa k_levels[] = {
+    isa::portable,
+#if JVIEW_X86_KERNELS
+    isa::sse2, isa::ssse3, isa::avx2, isa::avx512,
+#elif JVIEW_NEON_KERNELS
+    isa::neon,
 #endif
+};
+// The baseline vector unit of the header-only scanners (simd/baseline.hpp), or portable.
+constexpr isa k_scanner_level =
+#if JVIEW_HAVE_SSE2
+    isa::sse2;
+#elif JVIEW_HAVE_NEON
+    isa::neon;
+#else
+    isa::portable;
+#endif
+
+// Rank of a level among k_levels (portable 0); -1 when this build has no such level.
+int rank(isa level) noexcept {
+  for (int i = 0; i < static_cast<int>(std::size(k_levels)); ++i)
+    if (k_levels[i] == level) return i;
+  return -1;
 }
 
-const char* scanner_name() noexcept {
-  if (!vector_strings()) return "portable";
-#if JVIEW_HAVE_SSE2
-  return "sse2";
-#elif JVIEW_HAVE_NEON
-  return "neon";
-#else
-  return "portable";
-#endif
+// The best CPU-runnable entry of a family's table (best first, last portable) at or below `ceiling`.
+template <class Level, class Runs>
+int best_at_or_below(int count, isa ceiling, Level level_of, Runs runs) noexcept {
+  const int bits = cpu_bits();
+  const int top = rank(ceiling);
+  for (int i = 0; i < count; ++i)
+    if (rank(level_of(i)) <= top && runs(i, bits)) return i;
+  return count - 1;
 }
+
+constinit kernels g_chosen{};                           // the choice use_kernels() made
+constinit kernels g_automatic{};                        // the automatic choice, once computed
+constinit std::atomic<const kernels*> g_active{nullptr};  // what active_kernels() returns; nullptr: not yet chosen
+static_assert(std::is_trivially_destructible_v<kernels>, "the choice must need no destructor at exit");
 
 }  // namespace
 
-void set_mode(mode m) noexcept {
-  g_mode.store(static_cast<int>(m), std::memory_order_relaxed);
-  g_utf8_choice.store(-1, std::memory_order_relaxed);
-  g_stage1_choice.store(-1, std::memory_order_relaxed);
-  g_minify_choice.store(-1, std::memory_order_relaxed);
+namespace detail {
+constinit std::atomic<bool> g_vector_scanners{k_scanner_level != isa::portable};
 }
-mode current_mode() noexcept { return static_cast<mode>(g_mode.load(std::memory_order_relaxed)); }
 
-const kernel_set& utf8_kernels() noexcept {
-  int i = g_utf8_choice.load(std::memory_order_relaxed);
-  if (i < 0) [[unlikely]] {
-    i = choose_utf8(current_mode());
-    g_utf8_choice.store(i, std::memory_order_relaxed);
+const char* isa_name(isa level) noexcept {
+  switch (level) {
+    case isa::portable: return "portable";
+    case isa::sse2: return "sse2";
+    case isa::ssse3: return "ssse3";
+    case isa::avx2: return "avx2";
+    case isa::avx512: return "avx512";
+    case isa::neon: return "neon";
   }
-  return k_utf8_kernels[i];
+  return "?";
 }
 
-bool vector_strings() noexcept {
-#if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
-  return current_mode() != mode::portable;
-#else
+void kernel_request::set_source(std::string_view who) noexcept {
+  const std::size_t n = std::min(who.size(), sizeof source - 1);
+  std::memcpy(source, who.data(), n);
+  source[n] = '\0';
+}
+
+bool parse_kernel_request(std::string_view name, kernel_request& out) noexcept {
+  if (name == "auto") {
+    out.automatic = true;
+    return true;
+  }
+  for (const isa level : {isa::portable, isa::sse2, isa::ssse3, isa::avx2, isa::avx512, isa::neon}) {
+    if (name == isa_name(level)) {
+      out.automatic = false;
+      out.ceiling = level;
+      return true;
+    }
+  }
   return false;
-#endif
 }
 
-bool vector_whitespace() noexcept { return vector_strings(); }
+bool choose_kernels(const kernel_request& request, kernels& out, std::string& error) {
+  isa ceiling = k_levels[std::size(k_levels) - 1];
+  if (!request.automatic) {
+    if (rank(request.ceiling) < 0) {
+      error = std::string(isa_name(request.ceiling)) + " kernels are not in this build (it has:";
+      for (const isa l : k_levels) error += std::string(" ") + isa_name(l);
+      error += ")";
+      return false;
+    }
+    if (!cpu_supports(request.ceiling)) {
+      error = std::string("this CPU cannot run the ") + isa_name(request.ceiling) + " kernels";
+      return false;
+    }
+    ceiling = request.ceiling;
+  }
+  out.request = request;
+  out.utf8 = &k_utf8_kernels[best_at_or_below(
+      k_kernel_count, ceiling, [](int i) { return k_utf8_kernels[i].level; },
+      [](int i, int bits) { return (bits & isa_bit(k_utf8_kernels[i].level)) != 0; })];
+  const int s = best_at_or_below(
+      k_stage1_count, ceiling, [](int i) { return k_stage1_levels[i]; },
+      [](int i, int bits) { return k_stage1_pays[i] && mask_kernel_runs(k_stage1_levels[i], bits); });
+  out.structure = k_stage1_kernels[s].index != nullptr && k_stage1_pays[s] ? &k_stage1_kernels[s] : nullptr;
+  out.minify = &k_minify_kernels[best_at_or_below(
+      k_minify_count, ceiling, [](int i) { return k_minify_levels[i]; },
+      [](int i, int bits) { return mask_kernel_runs(k_minify_levels[i], bits); })];
+  out.scanners = rank(ceiling) >= rank(k_scanner_level) ? k_scanner_level : isa::portable;
+  return true;
+}
+
+const kernels& portable_kernels() noexcept {
+  static constexpr kernels k_portable{
+      kernel_request{false, isa::portable, {}}, &k_utf8_kernels[k_kernel_count - 1], nullptr,
+      &k_minify_kernels[k_minify_count - 1], isa::portable};
+  return k_portable;
+}
+
+void use_kernels(const kernels& k) noexcept {
+  g_chosen = k;
+  detail::g_vector_scanners.store(k.vector_scanners(), std::memory_order_relaxed);
+  g_active.store(&g_chosen, std::memory_order_release);
+}
+
+const kernels& active_kernels() noexcept {
+  const kernels* k = g_active.load(std::memory_order_acquire);
+  if (k != nullptr) [[likely]] return *k;
+  // Nobody chose (a library user, a test): the automatic choice, which cannot fail. Two threads racing here
+  // compute the same answer; the object is written before it is published, and only by the first.
+  static std::atomic_flag computing = ATOMIC_FLAG_INIT;
+  if (!computing.test_and_set(std::memory_order_acq_rel)) {
+    std::string unused;
+    choose_kernels(kernel_request{}, g_automatic, unused);
+    const kernels* none = nullptr;
+    g_active.compare_exchange_strong(none, &g_automatic, std::memory_order_acq_rel);
+    return *g_active.load(std::memory_order_acquire);
+  }
+  while ((k = g_active.load(std::memory_order_acquire)) == nullptr) {
+  }
+  return *k;
+}
 
 std::span<const kernel_set> all_utf8_kernels() noexcept { return k_utf8_kernels; }
-
-namespace {
-bool stage1_runs(int i, int bits) noexcept {
-  return k_stage1_kernels[i].index == nullptr || mask_kernel_runs(k_stage1_levels[i], bits);
-}
-}  // namespace
-
-const stage1_kernel* structural_kernel() noexcept {
-  int i = g_stage1_choice.load(std::memory_order_relaxed);
-  if (i < 0) [[unlikely]] {
-    i = k_stage1_count - 1;
-    // Automatic mode only, and only a kernel that pays everywhere. Whole parse, two-stage with each kernel vs
-    // one-pass (EPYC, us): twitter 135 / 198 (AVX2) / 293 (SSE2) vs 240; citm_catalog 338 / 512 / 747 vs 530;
-    // gsoc-2018 (long strings) 641 / 875 / 1199 vs 676; amazon_cellphones.ndjson 59 / 87 / 123 vs 76. AVX-512 wins
-    // or ties on every corpus file; AVX2 loses up to 30% on long strings, SSE2 everywhere: those kernels stay for the
-    // tests (and a later AVX2 tuning), and without AVX-512 the parser stays one-pass. --no-simd and --force-ssse3
-    // keep the one-pass parser too, so the test suite's mode runs compare the two paths.
-    if (current_mode() == mode::automatic) {
-      const int bits = cpu_bits();
-      for (int k = 0; k < k_stage1_count; ++k)
-        if (k_stage1_kernels[k].index != nullptr && k_stage1_levels[k] == isa::avx512 && stage1_runs(k, bits)) {
-          i = k;
-          break;
-        }
-    }
-    g_stage1_choice.store(i, std::memory_order_relaxed);
-  }
-  return k_stage1_kernels[i].index != nullptr ? &k_stage1_kernels[i] : nullptr;
-}
 
 std::size_t structural_kernels(const stage1_kernel** out, std::size_t max) noexcept {
   std::size_t n = 0;
   for (int k = 0; k < k_stage1_count && n < max; ++k)
-    if (k_stage1_kernels[k].index != nullptr && stage1_runs(k, cpu_bits())) out[n++] = &k_stage1_kernels[k];
+    if (k_stage1_kernels[k].index != nullptr && mask_kernel_runs(k_stage1_levels[k], cpu_bits()))
+      out[n++] = &k_stage1_kernels[k];
   return n;
-}
-
-namespace {
-bool minify_runs(int i, int bits) noexcept { return mask_kernel_runs(k_minify_levels[i], bits); }
-
-int choose_minify(mode m) noexcept {
-  return choose_kernel(m, k_minify_count, [](int i) { return k_minify_levels[i]; }, &minify_runs);
-}
-}  // namespace
-
-const minify_kernel& minify_kernel_for_cpu() noexcept {
-  int i = g_minify_choice.load(std::memory_order_relaxed);
-  if (i < 0) [[unlikely]] {
-    i = choose_minify(current_mode());
-    g_minify_choice.store(i, std::memory_order_relaxed);
-  }
-  return k_minify_kernels[i];
 }
 
 std::size_t minify_kernels(const minify_kernel** out, std::size_t max) noexcept {
   std::size_t n = 0;
   for (int k = 0; k < k_minify_count && n < max; ++k)
-    if (minify_runs(k, cpu_bits())) out[n++] = &k_minify_kernels[k];
+    if (mask_kernel_runs(k_minify_levels[k], cpu_bits())) out[n++] = &k_minify_kernels[k];
   return n;
 }
 
 bool cpu_supports(isa level) noexcept { return (cpu_bits() & isa_bit(level)) != 0; }
 
-std::string describe_kernels() {
-  const mode m = current_mode();
-  const kernel_set& k = utf8_kernels();
-  const char* scan = scanner_name();
-  const char* scan_reason = reason(vector_strings() ? isa::sse2 : isa::portable, m);
-  std::string s = "kernels: utf8=";
-  s += k.name;
-  s += " (";
-  s += reason(k.level, m);
-  s += ") strings=";
-  s += scan;
-  s += " (";
-  s += scan_reason;
-  s += ") whitespace=";
-  s += scan;  // the whitespace scanner follows the string scanner's decision (vector_whitespace())
-  s += " (";
-  s += scan_reason;
-  s += ") structure=";
-  // The parser's token index (stage 1 of the two-stage path), or the one-pass parser alone, and why.
-  if (const stage1_kernel* st = structural_kernel()) {
-    s += st->name;
-    s += " (cpuid)";
-  } else {
-#if defined(JVIEW_NO_SIMD)
-    s += "one-pass (JVIEW_NO_SIMD)";
+std::string describe_kernels(const kernels& k) {
+  // Why each family runs what it runs: once at the end when a request (or a portable-only build) decided them all;
+  // else per family, the CPU check for levels above the baseline.
+#if defined(JVIEW_PORTABLE_ONLY)
+  const std::string asked = "portable-only build";
 #else
-    s += m == mode::portable      ? "one-pass (--no-simd)"
-         : m == mode::force_ssse3 ? "one-pass (--force-ssse3)"
-                                  : "one-pass (no AVX-512)";
+  const std::string asked = k.request.source;
 #endif
-  }
-  // The kernel of the writer's `-c` path for unmodified values.
-  const minify_kernel& mk = minify_kernel_for_cpu();
-  [[maybe_unused]] const isa mk_level = k_minify_levels[&mk - k_minify_kernels];
-  s += " minify=";
-  s += mk.name;
-  s += " (";
-#if !defined(JVIEW_NO_SIMD) && !JVIEW_X86_KERNELS
-  s += m == mode::portable ? "--no-simd" : "no vector kernel";
-#else
-  s += reason(mk_level, m);
-#endif
-  s += ")";
+  auto family = [&](const char* name, const char* kernel, isa level) {
+    std::string f = std::string(" ") + name + "=" + kernel;
+    if (asked.empty()) f += level == isa::portable || level == k_scanner_level ? " (baseline)" : " (cpuid)";
+    return f;
+  };
+  std::string s = "kernels:";
+  s += family("utf8", k.utf8->name, k.utf8->level);
+  const char* scan = isa_name(k.scanners);
+  s += family("strings", scan, k.scanners);
+  s += family("whitespace", scan, k.scanners);
+  if (k.structure != nullptr)
+    s += family("structure", k.structure->name, isa::avx512);
+  else  // the one-pass parser alone: asked for, or no stage-1 kernel that pays on this CPU
+    s += asked.empty() ? " structure=one-pass (no AVX-512)" : " structure=one-pass";
+  s += family("minify", k.minify->name, k_minify_levels[k.minify - k_minify_kernels]);
+  s += family("boundary", scan, k.scanners);
+  s += family("lines", scan, k.scanners);
+  s += family("numbers", scan, k.scanners);
+  if (!asked.empty()) s += " (" + asked + ")";
   return s;
 }
 

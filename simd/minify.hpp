@@ -37,8 +37,7 @@ struct minify_kernel {
   const char* name;  // "avx512", "ssse3", "portable"
   minify_fn run;
 };
-// The minify kernel for this CPU under the current mode (--no-simd: portable; --force-ssse3: ssse3).
-const minify_kernel& minify_kernel_for_cpu() noexcept;
+// The one in use is *simd::active_kernels().minify (simd/kernels.hpp).
 // Every minify kernel this CPU can run (for tests and benchmarks), best first; the last is the portable one.
 std::size_t minify_kernels(const minify_kernel** out, std::size_t max) noexcept;
 

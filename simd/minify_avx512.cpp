@@ -4,7 +4,7 @@
 // whole. dispatch.cpp picks it when CPUID reports AVX512F+BW+VBMI2 and PCLMULQDQ (as for stage 1).
 #include "simd/minify.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <immintrin.h>
 
 #include <bit>

@@ -5,7 +5,7 @@
 // attribute: dispatch.cpp picks it when CPUID reports SSSE3 (or under --force-ssse3).
 #include "simd/minify.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <immintrin.h>
 
 #include <cstring>

@@ -3,7 +3,7 @@
 #include "simd/kernels.hpp"
 #include "simd/utf8_detail.hpp"
 
-#if defined(__aarch64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__aarch64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <arm_neon.h>
 
 #include <cstring>

@@ -4,7 +4,7 @@
 #include "simd/kernels.hpp"
 #include "simd/utf8_detail.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <emmintrin.h>
 
 namespace jview::simd {

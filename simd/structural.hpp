@@ -42,8 +42,7 @@ struct stage1_kernel {
   const char* name;  // "sse2", "avx2", "avx512"
   stage1_fn index;
 };
-// The stage-1 kernel for this CPU under the current mode; nullptr for --no-simd and builds without vector code.
-const stage1_kernel* structural_kernel() noexcept;
+// The one in use is simd::active_kernels().structure (simd/kernels.hpp).
 // Every stage-1 kernel this CPU can run (for tests), best first.
 std::size_t structural_kernels(const stage1_kernel** out, std::size_t max) noexcept;
 

@@ -6,7 +6,7 @@
 // The block loop is simd/generic/stage1.inl.
 #include "simd/structural.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <immintrin.h>
 
 #include <bit>

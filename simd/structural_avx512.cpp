@@ -7,7 +7,7 @@
 #include "simd/structural.hpp"
 #include "simd/utf8_detail.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <immintrin.h>
 
 #include <bit>

@@ -2,7 +2,7 @@
 // classified by byte compares and gathered with PMOVMSKB. The block loop is simd/generic/stage1.inl.
 #include "simd/structural.hpp"
 
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
 #include <emmintrin.h>
 
 #include <bit>

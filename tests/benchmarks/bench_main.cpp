@@ -514,7 +514,7 @@ int main(int argc, char** argv) {
   simdjson_kernel = simdjson::get_active_implementation()->name();
   simdjson_builtin = simdjson_ondemand_builtin();
 #endif
-  const std::string kernels = jview::simd::describe_kernels();
+  const std::string kernels = jview::simd::describe_kernels(jview::simd::active_kernels());
   const char* clock_name = g_wall_clock ? "wall" : "thread-cpu";
   std::printf("{\"machine\": {\"simdjson_kernel\": \"%s\", \"simdjson_ondemand_builtin\": \"%s\", "
               "\"compiler\": \"%s\", \"jview_kernels\": \"%s\", \"clock\": \"%s\"}}\n",

@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
 
   std::fprintf(stderr, "simdjson implementation: %s (%s)\n", simdjson::get_active_implementation()->name().c_str(),
                simdjson::get_active_implementation()->description().c_str());
-  std::fprintf(stderr, "jview %s\n", jview::simd::describe_kernels().c_str());
+  std::fprintf(stderr, "jview %s\n", jview::simd::describe_kernels(jview::simd::active_kernels()).c_str());
 
   if (!measure("utf8", inputs, utf8_engines(), quick)) return 1;
   // minify: the JSON files (not the generated text).

@@ -259,7 +259,30 @@ def cases(shared):
           stderr_re=r"^jview: error: <stdin>:1:9001: unexpected end of input"),
         c("a string, then unterminated deep brackets", ["-c", "."], '"x"' + "[" * 5000, stdout='"x"\n', exit=5,
           stderr_re=r"^jview: error: <stdin>:1:5004: unexpected end of input"),
-        c("version names kernels", ["--version"], stdout_re=r"^jview \d+\.\d+\.\d+\nkernels: utf8=\w+ \(", stderr=""),
+        c("version names kernels", ["--version"], stdout_re=r"^jview \d+\.\d+\.\d+\nkernels: utf8=\w+ ", stderr=""),
+        # One kernel choice (simd/kernels.hpp): every family named, the request and its aliases.
+        c("version names every kernel family", ["--version"],
+          stdout_re=r"\nkernels: utf8=\w+( \(\w+\))? strings=\w+( \(\w+\))? whitespace=\w+( \(\w+\))? "
+                    r"structure=[\w-]+( \([\w -]+\))? minify=\w+( \(\w+\))? boundary=\w+( \(\w+\))? "
+                    r"lines=\w+( \(\w+\))? numbers=\w+( \(\w+\))?( \(.*\))?\n$", stderr=""),
+        c("--no-simd is portable in every family", ["--no-simd", "--version"],
+          stdout_re=r"\nkernels: utf8=portable strings=portable whitespace=portable structure=one-pass "
+                    r"minify=portable boundary=portable lines=portable numbers=portable \(--no-simd\)\n$"),
+        c("--kernels portable", ["--kernels", "portable", "--version"],
+          stdout_re=r"\nkernels: utf8=portable .* numbers=portable \(--kernels portable\)\n$"),
+        c("JVIEW_KERNELS=portable", ["--version"], env={"JVIEW_KERNELS": "portable"},
+          stdout_re=r"\nkernels: utf8=portable .* numbers=portable \(JVIEW_KERNELS=portable\)\n$"),
+        c("JVIEW_NO_SIMD=1 is an alias", ["--version"], env={"JVIEW_NO_SIMD": "1"},
+          stdout_re=r"\nkernels: utf8=portable .* numbers=portable \(JVIEW_NO_SIMD\)\n$"),
+        c("the command line wins over the environment", ["--kernels", "auto", "--version"],
+          env={"JVIEW_KERNELS": "portable"}, stdout_re=r"\nkernels: utf8=(?!portable)"),
+        c("an option value that looks like --no-simd is not the option", ["-n", "--arg", "x", "--no-simd", "$x"],
+          stdout='"--no-simd"\n'),
+        c("unknown kernels", ["--kernels", "fast", "-n", "1"], stdout="", exit=2,
+          stderr="jview: error: --kernels fast: unknown kernels (auto, portable, sse2, ssse3, avx2, avx512, neon)\n"),
+        c("unknown kernels in the environment", ["-n", "1"], env={"JVIEW_KERNELS": "fast"}, stdout="", exit=2,
+          stderr="jview: error: JVIEW_KERNELS=fast: unknown kernels (auto, portable, sse2, ssse3, avx2, avx512, "
+                 "neon)\n"),
         # Only the options the arguments can name are given to CLI11 (cli/options.cpp, start-up): --help still lists
         # all of them, grouped short flags and -Lvalue still parse, an unknown one is still unknown.
         c("help lists every option", ["-h"], stdout_re=r"(?s)--compact-output.*--rawfile.*--library-path.*--max-depth"

@@ -3,7 +3,8 @@
 cases.py, plus differential checks against jq 1.8 (../shared/tools/jq-1.8) over the benchmark corpus.
 
 Usage: run_cli_tests.py --jview PATH --mode default|portable|ssse3 --shared DIR
-The mode sets JVIEW_NO_SIMD / JVIEW_FORCE_SSSE3 so that every kernel set runs the same cases."""
+The mode (a kernel level, simd/kernels.hpp) sets JVIEW_KERNELS, or its alias JVIEW_FORCE_SSSE3 for ssse3, so that
+every kernel set runs the same cases."""
 import argparse
 import os
 import re
@@ -17,10 +18,10 @@ import cases as case_table  # noqa: E402
 
 def env_for(mode):
     env = {k: v for k, v in os.environ.items() if not k.startswith("JVIEW_") and k not in ("JQ_COLORS", "NO_COLOR")}
-    if mode == "portable":
-        env["JVIEW_NO_SIMD"] = "1"
-    elif mode == "ssse3":
-        env["JVIEW_FORCE_SSSE3"] = "1"
+    if mode == "ssse3":
+        env["JVIEW_FORCE_SSSE3"] = "1"  # the alias, so that it is exercised too
+    elif mode != "default":
+        env["JVIEW_KERNELS"] = mode
     return env
 
 
@@ -47,6 +48,10 @@ class Runner:
     def run_case(self, c, workdir):
         name = c["name"]
         env = dict(self.env)
+        kernel_vars = ("JVIEW_KERNELS", "JVIEW_NO_SIMD", "JVIEW_FORCE_SSSE3")
+        if any(k in c.get("env", {}) for k in kernel_vars):  # the case's own kernel choice, not the mode's
+            for k in kernel_vars:
+                env.pop(k, None)
         env.update(c.get("env", {}))
         stdin = c.get("stdin", "")
         stdin = stdin.encode() if isinstance(stdin, str) else stdin
@@ -175,7 +180,7 @@ def first_difference(a, b):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jview", required=True)
-    ap.add_argument("--mode", default="default", choices=["default", "portable", "ssse3"])
+    ap.add_argument("--mode", default="default", choices=["default", "portable", "sse2", "ssse3", "avx2", "avx512"])
     ap.add_argument("--shared", required=True)
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-jq", action="store_true", help="corpus round trips only (sanitizer builds)")

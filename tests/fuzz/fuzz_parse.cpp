@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static document doc;  // reused across inputs, as the CLI reuses it across values
   parse_options vec;
   parse_options port;
-  port.portable = true;
+  port.kernels = &simd::portable_kernels();
   parse_options repl;
   repl.replace_invalid_utf8 = true;
   parse_options two;

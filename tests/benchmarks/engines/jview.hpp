@@ -88,7 +88,7 @@ class jview_engine final : public engine {
  private:
   static parse_options options_for(variant v) {
     parse_options o;
-    o.portable = v == variant::portable;
+    if (v == variant::portable) o.kernels = &simd::portable_kernels();
     return o;
   }
 

@@ -41,7 +41,7 @@ std::string read_file(const std::filesystem::path& p) {
 // Every value of a buffer, as (error code, error offset, nodes) for comparison across scanners.
 std::vector<std::string> parse_all(const std::string& text, bool portable) {
   parse_options opts;
-  opts.portable = portable;
+  if (portable) opts.kernels = &simd::portable_kernels();
   parser p(opts);
   document doc;
   std::vector<std::string> out;
@@ -160,7 +160,7 @@ TEST_CASE("parser: errors carry the code and the exact offset") {
       CAPTURE(portable);
       document doc;
       parse_options opts;
-      opts.portable = portable;
+      if (portable) opts.kernels = &simd::portable_kernels();
       parsed r = parse_text(c.text, doc, opts);
       CHECK(r.err.code == c.code);
       CHECK(r.err.offset == c.offset);

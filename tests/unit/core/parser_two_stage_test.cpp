@@ -45,6 +45,7 @@ parser& parser_for(parse_path path, std::uint32_t max_depth, const simd::stage1_
     parse_path path;
     std::uint32_t max_depth;
     const simd::stage1_kernel* k;
+    std::unique_ptr<simd::kernels> kernels;  // the process's choice with stage 1 by k (when k is not null)
     std::unique_ptr<parser> p;
   };
   static std::vector<entry> cache;
@@ -53,8 +54,12 @@ parser& parser_for(parse_path path, std::uint32_t max_depth, const simd::stage1_
   parse_options opts;
   opts.path = path;
   opts.max_depth = max_depth;
-  opts.stage1 = k;
-  cache.push_back(entry{path, max_depth, k, std::make_unique<parser>(opts)});
+  auto kernels = std::make_unique<simd::kernels>(simd::active_kernels());
+  if (k != nullptr) {
+    kernels->structure = k;
+    opts.kernels = kernels.get();
+  }
+  cache.push_back(entry{path, max_depth, k, std::move(kernels), std::make_unique<parser>(opts)});
   return *cache.back().p;
 }
 
@@ -135,7 +140,7 @@ TEST_CASE("two-stage parser: corpus and JSONTestSuite give the one-pass result")
     parse_all(in, parse_path::two_stage, &fast);
   }
   // The corpus is valid JSON: its containers must take the fast path (not fall back every time).
-  if (simd::structural_kernel() != nullptr) CHECK(fast > 100);
+  if (simd::active_kernels().structure != nullptr) CHECK(fast > 100);
   MESSAGE("two-stage values: " << fast);
 }
 
@@ -145,7 +150,7 @@ TEST_CASE("two-stage parser: the automatic path takes the fast path for big docu
   doc += "null]";
   std::uint64_t fast = 0;
   const auto a = parse_all(doc, parse_path::automatic, &fast);
-  CHECK(fast == (simd::structural_kernel() != nullptr ? 1u : 0u));
+  CHECK(fast == (simd::active_kernels().structure != nullptr ? 1u : 0u));
   CHECK(a == parse_all(doc, parse_path::one_pass));
 }
 
@@ -254,5 +259,5 @@ TEST_CASE("two-stage parser: NDJSON streams and concatenated values") {
   check_same(log);
   std::uint64_t fast = 0;
   parse_all(log, parse_path::automatic, &fast);
-  if (simd::structural_kernel() != nullptr) CHECK(fast > 1000);
+  if (simd::active_kernels().structure != nullptr) CHECK(fast > 1000);
 }

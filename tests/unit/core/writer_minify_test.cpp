@@ -20,8 +20,10 @@ using namespace jview;
 
 namespace {
 
+// Puts the process's kernel choice back however a test case ends.
 struct mode_guard {
-  ~mode_guard() { simd::set_mode(simd::mode::automatic); }
+  simd::kernels saved = simd::active_kernels();
+  ~mode_guard() { simd::use_kernels(saved); }
 };
 
 // The compact writing of json by the writer: through the minify path (when the document allows it) or, with the
@@ -62,12 +64,17 @@ TEST_CASE("minify: the writer's -c path equals its node path on the corpus and J
     if (e.path().filename().string().rfind("y_", 0) == 0) files.push_back(e.path());
   REQUIRE(files.size() > 100);
   std::size_t verbatim = 0;
-  for (const simd::mode m : {simd::mode::automatic, simd::mode::force_ssse3, simd::mode::portable}) {
-    simd::set_mode(m);
+  for (const char* name : {"auto", "ssse3", "portable"}) {
+    simd::kernel_request req;
+    REQUIRE(simd::parse_kernel_request(name, req));
+    simd::kernels k;
+    std::string why;
+    if (!simd::choose_kernels(req, k, why)) continue;  // a level this build or CPU lacks
+    simd::use_kernels(k);
     for (const fs::path& f : files) {
       const std::string json = slurp(f);
       const std::string fast = write_compact(json, false);
-      INFO(f.string(), " kernel ", simd::minify_kernel_for_cpu().name);
+      INFO(f.string(), " kernel ", simd::active_kernels().minify->name);
       CHECK(fast == write_compact(json, true));
       verbatim += fast != "<error>" && json.find("\\u") == std::string::npos && json.find("\\/") == std::string::npos;
     }

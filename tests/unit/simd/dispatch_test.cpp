@@ -1,5 +1,6 @@
-// tests/unit/simd/dispatch_test.cpp: run-time dispatch: which kernel each mode picks, the describe_kernels() line,
-// and that the mode switch takes effect (the choice is cached, set_mode must reset it). Restores automatic mode.
+// tests/unit/simd/dispatch_test.cpp: the one kernel choice: what each request picks in every family, the
+// describe_kernels() line that --version prints, requests this build or CPU cannot honour, and that use_kernels()
+// reaches the consumers (validate_utf8). Restores the process's choice after each case.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -12,103 +13,142 @@
 namespace jview::simd {
 namespace {
 
-// Puts the process back in automatic mode however a test case ends (other test files rely on it).
-struct mode_guard {
-  ~mode_guard() { set_mode(mode::automatic); }
+struct choice_guard {
+  kernels saved = active_kernels();
+  ~choice_guard() { use_kernels(saved); }
 };
+
+kernels chosen(std::string_view name, const char* source = "") {
+  kernel_request req;
+  REQUIRE(parse_kernel_request(name, req));
+  if (*source != '\0') req.set_source(source);
+  kernels k{};
+  std::string why;
+  REQUIRE_MESSAGE(choose_kernels(req, k, why), why);
+  return k;
+}
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
-TEST_CASE("dispatch: automatic picks the first kernel of the table this CPU runs") {
-  mode_guard guard;
-  set_mode(mode::automatic);
-  CHECK(current_mode() == mode::automatic);
+TEST_CASE("dispatch: automatic picks the first kernel of each table this CPU runs") {
+  const kernels k = chosen("auto");
   const kernel_set* best = nullptr;
-  for (const kernel_set& k : all_utf8_kernels()) {
-    if (cpu_supports(k.level)) {
-      best = &k;
+  for (const kernel_set& u : all_utf8_kernels()) {
+    if (cpu_supports(u.level)) {
+      best = &u;
       break;
     }
   }
   REQUIRE(best != nullptr);
-  CHECK(&utf8_kernels() == best);
-  const std::string line = describe_kernels();
+  CHECK(k.utf8 == best);
+  CHECK(&active_kernels() != nullptr);
+  const std::string line = describe_kernels(k);
   MESSAGE(line);
   CHECK(starts_with(line, std::string("kernels: utf8=") + best->name + " ("));
-#if defined(JVIEW_NO_SIMD)
-  CHECK(line == "kernels: utf8=portable (JVIEW_NO_SIMD) strings=portable (JVIEW_NO_SIMD) "
-                "whitespace=portable (JVIEW_NO_SIMD) structure=one-pass (JVIEW_NO_SIMD) "
-                "minify=portable (JVIEW_NO_SIMD)");
-  CHECK_FALSE(vector_strings());
+#if defined(JVIEW_PORTABLE_ONLY)
+  CHECK(line == "kernels: utf8=portable strings=portable whitespace=portable structure=one-pass minify=portable "
+                "boundary=portable lines=portable numbers=portable (portable-only build)");
+  CHECK_FALSE(k.vector_scanners());
 #elif defined(__x86_64__)
-  // The CPUs here have AVX-512 and AVX2; anything from SSSE3 up is found by CPUID.
   if (best->level >= isa::ssse3) CHECK(line.find(" (cpuid) ") != std::string::npos);
   CHECK(line.find(" strings=sse2 (baseline) whitespace=sse2 (baseline) structure=") != std::string::npos);
-  if (structural_kernel() != nullptr)
-    CHECK(line.find(std::string(" structure=") + structural_kernel()->name + " (cpuid) ") != std::string::npos);
+  CHECK(line.ends_with(" boundary=sse2 (baseline) lines=sse2 (baseline) numbers=sse2 (baseline)"));
+  if (k.structure != nullptr)
+    CHECK(line.find(std::string(" structure=") + k.structure->name + " (cpuid) ") != std::string::npos);
   else
     CHECK(line.find(" structure=one-pass (no AVX-512) ") != std::string::npos);
-  CHECK(line.ends_with(std::string(" minify=") + minify_kernel_for_cpu().name +
-                       (minify_kernel_for_cpu().run == &detail::minify_portable ? " (baseline)" : " (cpuid)")));
-  CHECK(vector_strings());
-  CHECK(vector_whitespace());
+  CHECK(line.find(std::string(" minify=") + k.minify->name +
+                  (k.minify->run == &detail::minify_portable ? " (baseline)" : " (cpuid)")) != std::string::npos);
+  CHECK(k.vector_scanners());
 #elif defined(__aarch64__)
   CHECK(line == "kernels: utf8=neon (baseline) strings=neon (baseline) whitespace=neon (baseline) "
-                "structure=one-pass (no AVX-512) minify=portable (no vector kernel)");
-  CHECK(vector_strings());
+                "structure=one-pass (no AVX-512) minify=portable (baseline) boundary=neon (baseline) "
+                "lines=neon (baseline) numbers=neon (baseline)");
+  CHECK(k.vector_scanners());
 #endif
 }
 
-TEST_CASE("dispatch: --no-simd selects the portable code everywhere") {
-  mode_guard guard;
-  set_mode(mode::portable);
-  CHECK(current_mode() == mode::portable);
-  CHECK(std::string_view(utf8_kernels().name) == "portable");
-  CHECK((utf8_kernels().validate_utf8 == &validate_utf8_portable));
-  CHECK_FALSE(vector_strings());
-  CHECK_FALSE(vector_whitespace());
-#if defined(JVIEW_NO_SIMD)
-  CHECK(describe_kernels() == "kernels: utf8=portable (JVIEW_NO_SIMD) strings=portable (JVIEW_NO_SIMD) "
-                              "whitespace=portable (JVIEW_NO_SIMD) structure=one-pass (JVIEW_NO_SIMD) "
-                "minify=portable (JVIEW_NO_SIMD)");
+TEST_CASE("dispatch: portable selects the portable code in every family") {
+  const kernels k = chosen("portable", "--no-simd");
+  CHECK(std::string_view(k.utf8->name) == "portable");
+  CHECK((k.utf8->validate_utf8 == &validate_utf8_portable));
+  CHECK(k.structure == nullptr);
+  CHECK((k.minify->run == &detail::minify_portable));
+  CHECK_FALSE(k.vector_scanners());
+#if defined(JVIEW_PORTABLE_ONLY)
+  const std::string why = "portable-only build";
 #else
-  CHECK(describe_kernels() == "kernels: utf8=portable (--no-simd) strings=portable (--no-simd) "
-                              "whitespace=portable (--no-simd) structure=one-pass (--no-simd) minify=portable (--no-simd)");
+  const std::string why = "--no-simd";
+#endif
+  CHECK(describe_kernels(k) == "kernels: utf8=portable strings=portable whitespace=portable structure=one-pass "
+                                "minify=portable boundary=portable lines=portable numbers=portable (" + why + ")");
+  const kernels& p = portable_kernels();
+  CHECK(p.utf8 == k.utf8);
+  CHECK(p.minify == k.minify);
+  CHECK(p.structure == nullptr);
+  CHECK_FALSE(p.vector_scanners());
+}
+
+TEST_CASE("dispatch: a level is a ceiling for every family") {
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
+  if (cpu_supports(isa::ssse3)) {
+    const kernels k = chosen("ssse3", "JVIEW_FORCE_SSSE3");
+    CHECK(std::string_view(k.utf8->name) == "ssse3");
+    CHECK(k.structure == nullptr);  // no stage-1 kernel at or below SSSE3 beats the one-pass parser
+    CHECK(describe_kernels(k) == "kernels: utf8=ssse3 strings=sse2 whitespace=sse2 structure=one-pass minify=ssse3 "
+                                 "boundary=sse2 lines=sse2 numbers=sse2 (JVIEW_FORCE_SSSE3)");
+  }
+  const kernels s = chosen("sse2");
+  CHECK(std::string_view(s.utf8->name) == "sse2");
+  CHECK((s.minify->run == &detail::minify_portable));
+  CHECK(s.vector_scanners());
+  if (cpu_supports(isa::avx2)) {
+    const kernels a = chosen("avx2");
+    CHECK(std::string_view(a.utf8->name) == "avx2");
+    CHECK(std::string_view(a.minify->name) != "avx512");
+  }
+  if (cpu_supports(isa::avx512)) CHECK(chosen("avx512").utf8 == chosen("auto").utf8);
 #endif
 }
 
-TEST_CASE("dispatch: --force-ssse3 uses the SSSE3 kernel without asking the CPU") {
-  mode_guard guard;
-  set_mode(mode::force_ssse3);
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
-  CHECK(std::string_view(utf8_kernels().name) == "ssse3");
-  CHECK(describe_kernels() == "kernels: utf8=ssse3 (forced) strings=sse2 (baseline) whitespace=sse2 (baseline) "
-                              "structure=one-pass (--force-ssse3) minify=ssse3 (forced)");
-  CHECK(vector_strings());
-#else
-  // No SSSE3 kernel in this build: the mode behaves like automatic.
-  CHECK(&utf8_kernels() == &all_utf8_kernels().front());
+TEST_CASE("dispatch: requests this build or this CPU cannot honour are refused, unknown names too") {
+  kernel_request req;
+  CHECK_FALSE(parse_kernel_request("avx1024", req));
+  CHECK_FALSE(parse_kernel_request("", req));
+  kernels k{};
+  std::string why;
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
+  REQUIRE(parse_kernel_request("neon", req));
+  CHECK_FALSE(choose_kernels(req, k, why));
+  CHECK(why == "neon kernels are not in this build (it has: portable sse2 ssse3 avx2 avx512)");
+  REQUIRE(parse_kernel_request("avx512", req));
+  if (!cpu_supports(isa::avx512)) {
+    CHECK_FALSE(choose_kernels(req, k, why));
+    CHECK(why == "this CPU cannot run the avx512 kernels");
+  }
+#elif defined(JVIEW_PORTABLE_ONLY)
+  REQUIRE(parse_kernel_request("sse2", req));
+  CHECK_FALSE(choose_kernels(req, k, why));
 #endif
+  REQUIRE(parse_kernel_request("portable", req));
+  CHECK(choose_kernels(req, k, why));
 }
 
-TEST_CASE("dispatch: set_mode resets the cached choice, and validate_utf8 follows it") {
-  mode_guard guard;
+TEST_CASE("dispatch: use_kernels switches what the consumers reach") {
+  choice_guard guard;
   const std::string_view bad = "abc\xe2\x82(";
-  set_mode(mode::portable);
-  CHECK(std::string_view(utf8_kernels().name) == "portable");
+  use_kernels(chosen("portable"));
+  CHECK(std::string_view(active_kernels().utf8->name) == "portable");
   CHECK(validate_utf8(bad.data(), bad.size()) == 3);
-  set_mode(mode::automatic);
-#if !defined(JVIEW_NO_SIMD) && (defined(__x86_64__) || defined(__aarch64__))
-  CHECK(std::string_view(utf8_kernels().name) != "portable");  // a vector kernel always runs where one is built
+  use_kernels(chosen("auto"));
+#if !defined(JVIEW_PORTABLE_ONLY) && (defined(__x86_64__) || defined(__aarch64__))
+  CHECK(std::string_view(active_kernels().utf8->name) != "portable");  // a vector kernel runs where one is built
 #endif
   CHECK(validate_utf8(bad.data(), bad.size()) == 3);
-  set_mode(mode::portable);
-  set_mode(mode::automatic);
-  CHECK(current_mode() == mode::automatic);
 }
 
 TEST_CASE("dispatch: cpu_supports is consistent with the ISA order on x86-64") {
-#if defined(__x86_64__) && !defined(JVIEW_NO_SIMD)
+#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
   CHECK(cpu_supports(isa::sse2));
   if (cpu_supports(isa::avx512)) CHECK(cpu_supports(isa::avx2));
   if (cpu_supports(isa::avx2)) CHECK(cpu_supports(isa::ssse3));

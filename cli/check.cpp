@@ -6,7 +6,7 @@
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
 #include "core/diagnostics.hpp"
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 
 namespace jview::cli {
 

@@ -17,7 +17,7 @@
 #include "cli/sink.hpp"
 #include "cli/stream_events.hpp"
 #include "core/diagnostics.hpp"
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 #include "core/output.hpp"
 #include "core/sanitizer.hpp"
 #include "core/filter/program.hpp"

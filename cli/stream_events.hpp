@@ -15,7 +15,7 @@
 
 #include "core/document.hpp"
 #include "core/filter/value.hpp"
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 
 namespace jview::cli {
 

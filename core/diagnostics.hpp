@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 
 namespace jview {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using namespace jview;

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "cli/sink.hpp"
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 #include "core/output.hpp"
 #include "core/writer.hpp"
 

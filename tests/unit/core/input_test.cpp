@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/input.hpp"
+#include "core/value_reader.hpp"
 
 using namespace jview;
 

@@ -1,0 +1,139 @@
+// core/value_reader.hpp: values, one at a time, framed over any byte source (core/byte_source.hpp). A whole source's
+// values are parsed where they lie; a file's or a stream's bytes are read into one buffer used again and again, and
+// each value is parsed where it lies in it: one cut by the buffer's end is parsed again once the rest has been read
+// (for a stream, once its end has arrived: core/value_boundary.hpp). A stream's values are processed as soon as they
+// are complete: before the reader would wait for its producer, it calls the before-block hook (the CLI flushes its
+// output there, so `tail -f log | jview -c .` prints each value as it arrives).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/byte_source.hpp"
+#include "core/document.hpp"
+#include "core/error.hpp"
+#include "core/line_counter.hpp"
+#include "core/parser.hpp"
+#include "core/value_boundary.hpp"
+
+namespace jview {
+
+// A diagnostic position: 1-based line, 1-based column in characters, and the text of that line.
+struct source_location {
+  std::uint64_t line = 1;
+  std::uint64_t column = 1;
+  std::uint64_t byte_offset = 0;  // from the start of the input
+  std::string line_text;          // the line (at most ~200 bytes around the column), without its newline
+  std::uint64_t caret = 0;        // column of the error within line_text (0-based, in characters)
+};
+
+class value_reader {
+ public:
+  explicit value_reader(const parse_options& opts);
+  ~value_reader();
+  value_reader(const value_reader&) = delete;
+  value_reader& operator=(const value_reader&) = delete;
+
+  // Opens a file ("-" is standard input) through open_source(). On failure returns false and sets `error` to the
+  // system's reason (e.g. "No such file or directory"; a directory gives "Is a directory").
+  bool open(const std::string& path, std::string& error);
+  // Reads from an already open descriptor (not closed by the reader).
+  void open_fd(int fd, std::string name);
+  // Reads from any source.
+  void open(std::unique_ptr<byte_source> source);
+  const std::string& name() const noexcept { return name_; }
+
+  // --seq (RFC 7464 input): the record separator 0x1E may stand between values, like whitespace.
+  void set_record_separators(bool on) noexcept { rs_ = on; }
+  // Called before a read that would wait for a stream's producer.
+  void set_before_block(void (*fn)(void*), void* ctx) noexcept {
+    before_block_ = fn;
+    before_block_ctx_ = ctx;
+  }
+
+  enum class status { value, end, error };
+  // Parses the next value into doc. On `error`, error() and location() tell what and where; the reader then
+  // stays at the end (jq stops reading a file at its first syntax error).
+  status next(document& doc);
+
+  // Reads the whole remaining input as raw bytes (for -R -s); false on a read error (io_error()).
+  bool read_all(std::string& out);
+  // Reads one line (without its '\n') for -R; false at the end.
+  bool read_line(std::string& out, bool& had_newline);
+
+  parse_error error() const noexcept { return error_; }
+  const std::string& io_error() const noexcept { return io_error_; }  // set when error_.code == io_error
+  source_location location() const;
+  // After next() returned error: the failed value's bytes (from where the reader stood, whitespace included) up to
+  // the error's position, in the reader's buffer (valid until the reader moves on; source_keepalive() keeps them).
+  std::string_view failed_text() const noexcept {
+    return {buf_ + pos_, error_pos_ > pos_ ? std::min(error_pos_, len_) - pos_ : 0};
+  }
+  // Keeps the bytes the last document points into alive (give it to whoever keeps views past the next call).
+  std::shared_ptr<source_bytes> source_keepalive() const { return keep_; }
+  // The 1-based line the reader has reached (for jq's "error (at FILE:LINE)" messages).
+  std::uint64_t current_line() const;
+  // Lines as jq counts them after a value (jq reads whole lines: the newlines of every line read so far, the
+  // line the value ends on included once its newline is there): current_line(), less one when no newline
+  // follows the value in the bytes read.
+  std::uint64_t lines_read() const;
+
+ private:
+  struct buffer;
+  bool fill();                  // reads more of a file or stream (see value_reader.cpp); false at its end or error
+  bool make_room();             // fill: drops the parsed bytes, grows the buffer for a large value
+  bool more_for_value(document& doc);  // next(): the value at pos_ may go on past the buffer; false: error_ is set
+  void check_bom();
+  bool read_error_ended() const noexcept { return eof_ && !io_error_.empty(); }
+  // Whether the outcome of parsing the value at p (the error e, or success ending at stop) could change with the
+  // bytes after the buffer's end.
+  bool cut_by_buffer_end(const char* p, const parse_error& e, const char* stop) const noexcept;
+  status fail_io();             // next(): the read error (io_error_) as this input's error
+  // Lines: counted lazily up to a position of buf_ (only diagnostics ask), the lines of bytes a re-readable source
+  // dropped uncounted read again first.
+  void count_lines_to(std::size_t at) const;
+  void count_dropped_lines() const;
+  bool newline_after_buffer() const;
+
+  parser parser_;
+  std::string name_;
+  std::unique_ptr<byte_source> src_;
+  bool stream_ = false;         // src_ is a stream: values are framed as they arrive
+  void (*before_block_)(void*) = nullptr;
+  void* before_block_ctx_ = nullptr;
+  bool rs_ = false;             // set_record_separators
+  std::shared_ptr<buffer> chunk_;       // a file's or stream's buffer
+  std::shared_ptr<source_bytes> keep_;  // what the current bytes' views need kept
+  const char* buf_ = nullptr;   // current bytes: [buf_, buf_ + len_)
+  std::size_t len_ = 0;
+  std::size_t pos_ = 0;         // next unparsed byte
+  std::uint64_t base_offset_ = 0;  // input offset of buf_[0]
+  bool eof_ = false;            // nothing more to read (io_error_ set: because of a read error)
+  bool bom_checked_ = false;    // a leading UTF-8 byte order mark is skipped, as jq does
+  std::uint64_t values_ = 0;    // values read so far
+  // A stream's value cut by the end of what has arrived (more_for_value).
+  value_boundary boundary_;
+  std::size_t scan_at_ = 0;     // where the boundary scan goes on, in buf_
+  bool value_complete_ = false;  // the scan found the end of the value at pos_
+  // An incomplete streamed value this large is parsed as far as it goes, then again each time it has grown 4
+  // times, so an error deep in a huge value (`[` then /dev/zero) is reported instead of the reader buffering without
+  // end: at most a third more parsing, and only for values over 8 MiB.
+  static constexpr std::size_t k_first_probe = std::size_t{8} << 20;
+  std::size_t probe_at_ = k_first_probe;
+  // Line accounting (a cache of what diagnostics ask: hence mutable).
+  mutable line_counter lines_;   // the bytes before counted_ (and before buf_)
+  mutable std::size_t counted_ = 0;  // position in buf_ up to which lines_ has counted
+  // A re-readable source: the input offset from which bytes before buf_ were dropped without counting their lines;
+  // k_none: none.
+  static constexpr std::uint64_t k_none = ~std::uint64_t{0};
+  mutable std::uint64_t dropped_from_ = k_none;
+  mutable std::size_t next_newline_ = 0;  // lines_read: the first '\n' at or after pos_ (len_: none), while >= pos_
+  mutable bool newline_known_ = false;
+  parse_error error_;
+  std::size_t error_pos_ = 0;   // in buf_
+  std::string io_error_;
+};
+
+}  // namespace jview

@@ -221,7 +221,9 @@ void value_reader::check_bom() {
   // Only bytes that could begin a byte order mark are waited for: a stream's first value of one or two bytes
   // (`echo 1`) is processed at once.
   bom_checked_ = true;
-  auto prefix = [&] { return std::memcmp(buf_ + pos_, k_bom, std::min<std::size_t>(len_ - pos_, 3)) == 0; };
+  auto prefix = [&] {
+    return len_ == pos_ || std::memcmp(buf_ + pos_, k_bom, std::min<std::size_t>(len_ - pos_, 3)) == 0;
+  };
   while (len_ - pos_ < 3 && prefix() && fill()) {
   }
   if (len_ - pos_ >= 3 && prefix()) pos_ = counted_ = pos_ + 3;

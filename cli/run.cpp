@@ -1,6 +1,5 @@
-// cli/run.cpp: the default mode: read values from the files (or stdin), run the filter on each, write the results.
-// Inputs are documents over mapped or chunked bytes; a document is reused for the next value unless the filter kept
-// a view of it. The identity filter writes each input straight from its view.
+// cli/run.cpp: the default mode: read values from the files (or stdin) through core's input stream, run the filter
+// on each, write the results. The identity filter writes each input straight from its view.
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -15,8 +14,8 @@
 #include "cli/exit_code.hpp"
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
-#include "cli/stream_events.hpp"
 #include "core/diagnostics.hpp"
+#include "core/input_stream.hpp"
 #include "core/value_reader.hpp"
 #include "core/output.hpp"
 #include "core/sanitizer.hpp"
@@ -28,193 +27,27 @@ extern char** environ;
 namespace jview::cli {
 namespace {
 
-// A document and the bytes it points into, shared by every value that views it.
-struct doc_holder {
-  document doc;
-  std::shared_ptr<source_bytes> keep;
-};
-
-// All inputs in order, value by value: the main loop and the `input`/`inputs` builtins draw from the same stream.
-class input_stream final : public filter::input_provider {
+// The CLI's side of the input stream: messages to stderr, and the exit status they imply.
+class input_reporter final : public input_stream::reporter {
  public:
-  input_stream(const options& o, output_buffer& out) : o_(o), out_(out) {
-    files_ = o.files;
-    if (files_.empty()) files_.push_back("-");
+  explicit input_reporter(output_buffer& out) : out_(out) {}
+  void flush() override { out_.flush(); }
+  void open_failed(const std::string& file, const std::string& why) override {
+    eprint("jview: error: Could not open file {}: {}\n", file, why);
+    status = std::max(status, static_cast<int>(exit_usage));
   }
-
-  // The next input document, or nullptr at the end. Open and parse errors are reported here.
-  std::shared_ptr<doc_holder> next_doc() {
-    for (;;) {
-      if (!reader_ && !open_next()) return nullptr;
-      // The last value still in use (`[inputs]`, -s, `input`): parse into the scratch document, whose arena is
-      // reused, and hand out a compact copy in a new holder (and so on while the holder is such a copy, which has
-      // no arena: into the same holder once nobody else holds it); otherwise parse into the holder's own document
-      // again. A copy has its own bytes: it does not hold the reader's buffer.
-      const bool shared = holder_ && holder_.use_count() > 1;
-      if (holder_ && !shared) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
-      const bool copy = shared || (holder_ && holder_->doc.capacity() == 0);
-      if (!holder_) holder_ = std::make_shared<doc_holder>();
-      switch (reader_->next(copy ? scratch_ : holder_->doc)) {
-        case value_reader::status::value:
-          if (copy) {
-            if (shared) holder_ = std::make_shared<doc_holder>();
-            holder_->doc.copy_from(scratch_);
-          } else {
-            holder_->keep = reader_->source_keepalive();
-          }
-          return holder_;
-        case value_reader::status::end:
-          close_reader();
-          continue;
-        case value_reader::status::error:
-          // --stream: first the events of the value's bytes before the error (next() takes them; the reader stays
-          // at the error, so this case comes again after them), then the error; --stream-errors: it was the last event.
-          if (o_.stream && !failed_events_) {
-            const bool as_event = o_.stream_errors && reader_->error().code != error_code::io_error;
-            failed_events_ = events_.start_failed(
-                *reader_, o_.parse,
-                as_event ? format_location_line(reader_->name(), reader_->location(), error_message(reader_->error().code))
-                         : std::string());
-            if (failed_events_) return nullptr;
-          }
-          failed_events_ = false;
-          if (o_.stream_errors && reader_->error().code != error_code::io_error) {
-            close_reader();
-            continue;
-          }
-          report_parse_error();
-          close_reader();
-          if (!pending_error_.empty()) return nullptr;  // the program's error now (see report_parse_error)
-          continue;
-      }
-    }
+  void read_failed(const std::string& file, const std::string& why) override {
+    eprint("jview: error: {}: {}\n", file, why);
+    status = std::max(status, static_cast<int>(exit_usage));
   }
-
-  // Raw input (-R): the next line as a string; false at the end.
-  bool next_line(std::string& line) {
-    for (;;) {
-      if (!reader_ && !open_next()) return false;
-      bool nl = false;
-      if (reader_->read_line(line, nl)) return true;
-      close_reader();
-    }
+  void parse_failed(const std::string& where_and_what, const source_location& loc) override {
+    write_stderr("jview: error: " + where_and_what + "\n" + format_excerpt(loc));
+    status = std::max(status, static_cast<int>(exit_runtime));
   }
-  // Raw slurp (-R -s): everything as one string.
-  std::string read_everything() {
-    std::string all;
-    while (reader_ || open_next()) {
-      if (!reader_->read_all(all)) io_failed();
-      close_reader();
-    }
-    return all;
-  }
-
-  bool next(filter::value& out) override {
-    if (o_.raw_input) {
-      std::string line;
-      if (!next_line(line)) return false;
-      out = filter::value::string(std::move(line));
-      return true;
-    }
-    if (o_.stream) {
-      while (!events_.next(out)) {
-        std::shared_ptr<doc_holder> h = next_doc();
-        if (!h && failed_events_) continue;
-        if (!h) return false;
-        const document* d = &h->doc;
-        events_.start(std::shared_ptr<const document>(std::move(h), d));
-      }
-      return true;
-    }
-    std::shared_ptr<doc_holder> h = next_doc();
-    if (!h) return false;
-    out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
-    return true;
-  }
-  // jq's input_filename: "<stdin>" for standard input, null (empty here) before any input was opened.
-  std::string current_filename() const override { return opened_ ? name_ : std::string(); }
-  // jq's "FILE:LINE" of an error: the lines read so far in the current file (jq reads whole lines, so a JSON
-  // value counts its own line; a raw line counts once read). "<unknown>" before any input was opened (-n).
-  std::string where() const {
-    if (!opened_) return "<unknown>";
-    return fmt::format("{}:{}", name_, current_line());
-  }
-  std::uint64_t current_line() const override {
-    if (!reader_) return finished_ ? finished_->current_line() - 1 : 0;
-    return o_.raw_input ? reader_->current_line() - 1 : reader_->lines_read();
-  }
-
-  int status() const { return status_; }
-  // While the program runs, parse errors become its errors (see report_parse_error and take_error).
-  void set_in_program(bool on) { in_program_ = on; }
-  std::string take_error() override { return std::exchange(pending_error_, std::string()); }
+  int status = exit_ok;
 
  private:
-  bool open_next() {
-    while (next_file_ < files_.size()) {
-      const std::string& f = files_[next_file_++];
-      auto r = std::make_unique<value_reader>(o_.parse);
-      std::string why;
-      if (!r->open(f, why)) {
-        out_.flush();
-        eprint("jview: error: Could not open file {}: {}\n", f, why);
-        status_ = std::max(status_, static_cast<int>(exit_usage));
-        continue;
-      }
-      r->set_before_block([](void* ctx) { static_cast<output_buffer*>(ctx)->flush(); }, &out_);
-      r->set_record_separators(o_.seq);
-      name_ = r->name();
-      opened_ = true;
-      finished_.reset();
-      reader_ = std::move(r);
-      return true;
-    }
-    return false;
-  }
-  void close_reader() {
-    // Kept, not counted: only an error or input_line_number after the last input asks for its lines.
-    finished_ = std::move(reader_);
-  }
-  void io_failed() {
-    out_.flush();
-    eprint("jview: error: {}: {}\n", reader_->name(), reader_->io_error());
-    status_ = std::max(status_, static_cast<int>(exit_usage));
-  }
-  void report_parse_error() {
-    if (reader_->error().code == error_code::io_error) {
-      io_failed();
-      return;
-    }
-    // Values before the error are already written: flush them first so the order on a terminal is right.
-    out_.flush();
-    source_location loc = reader_->location();
-    if (in_program_) {
-      // Read by `input` / `inputs`: an error of the program, which `try` can catch (jq 1.8), not a report here.
-      pending_error_ = format_location_line(reader_->name(), loc, error_message(reader_->error().code));
-      return;
-    }
-    std::string msg = "jview: error: " +
-                      format_location_line(reader_->name(), loc, error_message(reader_->error().code)) + "\n" +
-                      format_excerpt(loc);
-    std::fputs(msg.c_str(), stderr);
-    status_ = std::max(status_, static_cast<int>(exit_runtime));
-  }
-
-  const options& o_;
   output_buffer& out_;
-  std::vector<std::string> files_;
-  std::size_t next_file_ = 0;
-  std::unique_ptr<value_reader> reader_;
-  std::shared_ptr<doc_holder> holder_;
-  document scratch_;  // kept values are parsed here first (see next_doc)
-  stream_events events_;  // --stream: the current input's events
-  bool failed_events_ = false;  // --stream: events_ holds those of a value that failed to parse
-  bool in_program_ = false;
-  std::string pending_error_;  // a parse error met by `input` / `inputs`, for take_error
-  std::string name_ = "<stdin>";
-  std::unique_ptr<value_reader> finished_;  // the last input read to its end (its lines, for errors after it)
-  bool opened_ = false;
-  int status_ = exit_ok;
 };
 
 // The start of jq's report of a --rawfile / --slurpfile that cannot be used ("Bad JSON" even for --rawfile).
@@ -355,7 +188,15 @@ int run_jq(const options& o) {
       eprint("Failed to set $JQ_COLORS\n");
   }
   writer w(out, wo);
-  input_stream inputs(o, out);
+  input_options io;
+  io.files = o.files;
+  io.parse = o.parse;
+  io.raw = o.raw_input;
+  io.stream = o.stream;
+  io.stream_errors = o.stream_errors;
+  io.record_separators = o.seq;
+  input_reporter reporter(out);
+  input_stream inputs(std::move(io), reporter);
 
   bool any_output = false, last_truthy = true;
   int status = exit_ok;
@@ -437,7 +278,7 @@ int run_jq(const options& o) {
       std::vector<filter::value> all;
       filter::value v;
       while (inputs.next(v)) all.push_back(std::move(v));
-      if (inputs.status() != exit_runtime) run_one(filter::value::array(std::move(all)));  // jq: not after a parse error
+      if (reporter.status != exit_runtime) run_one(filter::value::array(std::move(all)));  // jq: not after a parse error
     }
   } else if (direct) {
     // `.`: each input is written from its view, nothing is built.
@@ -469,7 +310,7 @@ int run_jq(const options& o) {
     return exit_usage;
   }
   if (sink.broken_pipe) return exit_ok;
-  status = std::max(status, inputs.status());
+  status = std::max(status, reporter.status);
   if (status == exit_ok && o.exit_status) {
     if (!any_output) return end_process(exit_no_output);
     if (!last_truthy) return end_process(exit_false);

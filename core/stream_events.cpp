@@ -1,6 +1,6 @@
-// cli/stream_events.cpp: --stream events over a parsed document, and over the bytes of a value that failed to parse
+// core/stream_events.cpp: --stream events over a parsed document, and over the bytes of a value that failed to parse
 // (see stream_events.hpp).
-#include "cli/stream_events.hpp"
+#include "core/stream_events.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -11,7 +11,7 @@
 #include "core/number.hpp"
 #include "simd/kernels.hpp"
 
-namespace jview::cli {
+namespace jview {
 namespace {
 
 bool is_leaf(const node& n) noexcept { return (n.k != kind::array && n.k != kind::object) || n.len == 0; }
@@ -397,4 +397,4 @@ bool stream_events::next(filter::value& out) {
   }
 }
 
-}  // namespace jview::cli
+}  // namespace jview

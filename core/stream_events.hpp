@@ -1,4 +1,4 @@
-// cli/stream_events.hpp: --stream. A parsed input as jq's stream events, one at a time: [path, leaf] for each
+// core/stream_events.hpp: --stream. A parsed input as jq's stream events, one at a time: [path, leaf] for each
 // scalar and empty container in document order, and [path] after the last member of each non-empty container
 // (the path of that member). Leaves stay views of the document; only the events and their paths are built.
 //
@@ -17,7 +17,7 @@
 #include "core/filter/value.hpp"
 #include "core/value_reader.hpp"
 
-namespace jview::cli {
+namespace jview {
 
 class stream_events {
  public:
@@ -50,4 +50,4 @@ class stream_events {
   std::unique_ptr<failed_walk> failed_;
 };
 
-}  // namespace jview::cli
+}  // namespace jview

@@ -1,0 +1,168 @@
+// core/input_stream.cpp: see input_stream.hpp.
+#include "core/input_stream.hpp"
+
+#include <fmt/core.h>
+
+#include <utility>
+
+#include "core/diagnostics.hpp"
+
+namespace jview {
+
+input_stream::input_stream(input_options opts, reporter& rep) : o_(std::move(opts)), rep_(rep) {
+  if (o_.files.empty()) o_.files.push_back("-");
+}
+
+input_stream::~input_stream() = default;
+
+std::shared_ptr<doc_holder> input_stream::next_doc() {
+  for (;;) {
+    if (!reader_ && !open_next()) return nullptr;
+    // The last value still in use (`[inputs]`, -s, `input`): parse into the scratch document, whose arena is reused,
+    // and hand out a compact copy in a new holder (and so on while the holder is such a copy, which has no arena:
+    // into the same holder once nobody else holds it); otherwise parse into the holder's own document again. A copy
+    // has its own bytes: it does not hold the reader's buffer.
+    const bool shared = holder_ && holder_.use_count() > 1;
+    if (holder_ && !shared) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
+    const bool copy = shared || (holder_ && holder_->doc.capacity() == 0);
+    if (!holder_) holder_ = std::make_shared<doc_holder>();
+    switch (reader_->next(copy ? scratch_ : holder_->doc)) {
+      case value_reader::status::value:
+        if (copy) {
+          if (shared) holder_ = std::make_shared<doc_holder>();
+          holder_->doc.copy_from(scratch_);
+        } else {
+          holder_->keep = reader_->source_keepalive();
+        }
+        return holder_;
+      case value_reader::status::end:
+        close_reader();
+        continue;
+      case value_reader::status::error: {
+        // --stream: first the events of the value's bytes before the error (next() takes them; the reader stays at
+        // the error, so this case comes again after them), then the error; --stream-errors: it was the last event.
+        const bool io = reader_->error().code == error_code::io_error;
+        if (o_.stream && !failed_events_) {
+          const bool as_event = o_.stream_errors && !io;
+          failed_events_ = events_.start_failed(
+              *reader_, o_.parse,
+              as_event ? format_location_line(reader_->name(), reader_->location(), error_message(reader_->error().code))
+                       : std::string());
+          if (failed_events_) return nullptr;
+        }
+        failed_events_ = false;
+        if (o_.stream_errors && !io) {
+          close_reader();
+          continue;
+        }
+        if (io)
+          report_read_error();
+        else
+          report_parse_error();
+        close_reader();
+        if (!pending_error_.empty()) return nullptr;  // the program's error now (see report_parse_error)
+        continue;
+      }
+    }
+  }
+}
+
+bool input_stream::next_line(std::string& line) {
+  for (;;) {
+    if (!reader_ && !open_next()) return false;
+    bool nl = false;
+    if (reader_->read_line(line, nl)) return true;
+    if (!reader_->io_error().empty()) report_read_error();
+    close_reader();
+  }
+}
+
+std::string input_stream::read_everything() {
+  std::string all;
+  while (reader_ || open_next()) {
+    if (!reader_->read_all(all)) report_read_error();
+    close_reader();
+  }
+  return all;
+}
+
+bool input_stream::next(filter::value& out) {
+  if (o_.raw) {
+    std::string line;
+    if (!next_line(line)) return false;
+    out = filter::value::string(std::move(line));
+    return true;
+  }
+  if (o_.stream) {
+    while (!events_.next(out)) {
+      std::shared_ptr<doc_holder> h = next_doc();
+      if (!h && failed_events_) continue;
+      if (!h) return false;
+      const document* d = &h->doc;
+      events_.start(std::shared_ptr<const document>(std::move(h), d));
+    }
+    return true;
+  }
+  std::shared_ptr<doc_holder> h = next_doc();
+  if (!h) return false;
+  out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
+  return true;
+}
+
+std::string input_stream::where() const {
+  if (!opened_) return "<unknown>";
+  return fmt::format("{}:{}", name_, current_line());
+}
+
+std::uint64_t input_stream::current_line() const {
+  if (!reader_) return finished_ ? finished_->current_line() - 1 : 0;
+  return o_.raw ? reader_->current_line() - 1 : reader_->lines_read();
+}
+
+std::string input_stream::take_error() { return std::exchange(pending_error_, std::string()); }
+
+bool input_stream::open_next() {
+  while (next_file_ < o_.files.size()) {
+    const std::string& f = o_.files[next_file_++];
+    auto r = std::make_unique<value_reader>(o_.parse);
+    std::string why;
+    if (!r->open(f, why)) {
+      rep_.flush();
+      rep_.open_failed(f, why);
+      continue;
+    }
+    r->set_before_block([](void* ctx) { static_cast<reporter*>(ctx)->flush(); }, &rep_);
+    r->set_record_separators(o_.record_separators);
+    name_ = r->name();
+    opened_ = true;
+    finished_.reset();
+    reader_ = std::move(r);
+    return true;
+  }
+  return false;
+}
+
+void input_stream::close_reader() {
+  // Kept, not counted: only an error or input_line_number after the last input asks for its lines.
+  finished_ = std::move(reader_);
+}
+
+void input_stream::report_read_error() {
+  rep_.flush();
+  rep_.read_failed(reader_->name(), reader_->io_error());
+}
+
+void input_stream::report_parse_error() {
+  // Values before the error are already written: flush them first so the order on a terminal is right.
+  rep_.flush();
+  const source_location loc = reader_->location();
+  std::string line = format_location_line(reader_->name(), loc, error_message(reader_->error().code));
+  if (in_program_) {
+    // Read by `input` / `inputs`: an error of the program, which `try` can catch (jq 1.8), not a report here.
+    pending_error_ = std::move(line);
+    return;
+  }
+  rep_.parse_failed(line, loc);
+}
+
+}  // namespace jview

@@ -10,6 +10,7 @@
 
 #include "cli/exit_code.hpp"
 #include "cli/options.hpp"
+#include "cli/process_tuning.hpp"
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
 #include "simd/kernels.hpp"
@@ -86,6 +87,7 @@ static int run_main(int argc, char** argv) {
   int status = jview::cli::parse_command_line(argc, argv, o);
   if (status >= 0) return status;
   if (!choose_kernels(o)) return jview::cli::exit_usage;
+  jview::cli::use_process_tuning();
   if (o.version) {
     jview::cli::oprint("jview {}\n{}\n", JVIEW_VERSION, jview::simd::describe_kernels(jview::simd::active_kernels()));
     return jview::cli::exit_ok;

@@ -11,6 +11,8 @@
 
 namespace jview::filter {
 
+void set_allocation_hook(void (*hook)() noexcept) noexcept { detail::g_allocation_hook = hook; }
+
 void write_value(writer& w, const value& v) {
   if (v.is_view()) {
     w.value(v.doc(), v.node_index());

@@ -79,6 +79,10 @@ class program {
   virtual bool last_error_not_string() const { return false; }
 };
 
+// A function the evaluator calls every few hundred values it allocates (the process's memory policy may act on the
+// heap's growth); none by default. Set it before any program runs.
+void set_allocation_hook(void (*hook)() noexcept) noexcept;
+
 // Writes a value in the writer's format (view values from their source bytes).
 void write_value(writer& w, const value& v);
 

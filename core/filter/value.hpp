@@ -22,16 +22,17 @@ namespace detail {
 
 enum class box_type : std::uint8_t { doc, literal, string, array, object };
 
-// Called every few hundred boxes: once the heap has grown large, asks for huge pages as it grows (heap.cpp).
-void heap_check() noexcept;
-inline std::uint32_t g_boxes_made = 0;
+// Every few hundred boxes the process's allocation hook runs, when one is set (set_allocation_hook in program.hpp:
+// the CLI's memory policy for big evaluations, cli/process_tuning.cpp).
+inline void (*g_allocation_hook)() noexcept = nullptr;
+inline thread_local std::uint32_t g_boxes_made = 0;
 
 struct box {
   std::uint32_t refs = 1;
   box_type type;
   explicit box(box_type t) : type(t) {}
   static void* operator new(std::size_t n) {
-    if ((++g_boxes_made & 255) == 0) heap_check();
+    if ((++g_boxes_made & 255) == 0 && g_allocation_hook != nullptr) g_allocation_hook();
     return ::operator new(n);
   }
   static void operator delete(void* p) noexcept { ::operator delete(p); }

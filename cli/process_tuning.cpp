@@ -1,8 +1,10 @@
-// core/filter/heap.cpp: transparent huge pages for big evaluations. `[inputs | {a, b}] | group_by(.a)` over a
+// cli/process_tuning.cpp: the process's memory policy, set by main (core/ calls no mallopt itself): transparent huge
+// pages for big evaluations. `[inputs | {a, b}] | group_by(.a)` over a
 // 200 MB log keeps hundreds of MB of small blocks from malloc's main heap; on 4 KiB pages every page costs a fault
 // (and in a VM a second one in the host): with 4 KiB pages that command took twice as long as with huge pages.
 // So once the heap has grown past a threshold, malloc is told to extend it in large steps (M_TOP_PAD) and each
-// extension is advised MADV_HUGEPAGE as the box allocator notices it (value.hpp: every 256 boxes). Small runs
+// extension is advised MADV_HUGEPAGE as the box allocator notices it (its allocation hook runs every 256 boxes:
+// core/filter/value.hpp). Small runs
 // never get here. Without a brk heap (another allocator, ASan) sbrk(0) does not move and nothing happens.
 #include <malloc.h>
 #include <sys/mman.h>
@@ -10,9 +12,10 @@
 
 #include <cstdint>
 
-#include "core/filter/value.hpp"
+#include "cli/process_tuning.hpp"
+#include "core/filter/program.hpp"
 
-namespace jview::filter::detail {
+namespace jview::cli {
 
 namespace {
 
@@ -23,8 +26,6 @@ constexpr int k_top_pad = 64 << 20;                                 // heap exte
 std::uintptr_t g_heap_base = 0;  // the break when first checked
 std::uintptr_t g_advised = 0;    // end of the part of the heap advised (or passed over) so far
 bool g_started = false;
-
-}  // namespace
 
 void heap_check() noexcept {
   const auto brk_now = reinterpret_cast<std::uintptr_t>(sbrk(0));
@@ -48,4 +49,8 @@ void heap_check() noexcept {
   g_advised = brk_now;
 }
 
-}  // namespace jview::filter::detail
+}  // namespace
+
+void use_process_tuning() noexcept { filter::set_allocation_hook(&heap_check); }
+
+}  // namespace jview::cli

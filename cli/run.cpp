@@ -16,6 +16,8 @@
 #include "cli/sink.hpp"
 #include "core/diagnostics.hpp"
 #include "core/input_stream.hpp"
+#include "core/program_runner.hpp"
+#include "core/result_writer.hpp"
 #include "core/value_reader.hpp"
 #include "core/output.hpp"
 #include "core/sanitizer.hpp"
@@ -48,6 +50,32 @@ class input_reporter final : public input_stream::reporter {
 
  private:
   output_buffer& out_;
+};
+
+// Messages of the program's runs, to stderr at once (after the results before them), as jq words them.
+class stderr_messages final : public run_messages {
+ public:
+  stderr_messages(output_buffer& out, const input_stream& inputs) : out_(out), inputs_(inputs) {}
+  void debug(std::string_view line) override {
+    out_.flush();
+    eprint("{}\n", line);  // the builtin's whole line: ["DEBUG:",<value>]
+  }
+  void stderr_text(std::string_view text) override {
+    out_.flush();
+    write_stderr(text);
+  }
+  void runtime_error(std::string_view message, bool not_string) override {
+    out_.flush();
+    eprint("jview: error (at {}){}: {}\n", inputs_.where(), not_string ? " (not a string)" : "", message);
+  }
+  void halt_text(std::string_view text) override {
+    out_.flush();
+    write_stderr(text);
+  }
+
+ private:
+  output_buffer& out_;
+  const input_stream& inputs_;
 };
 
 // The start of jq's report of a --rawfile / --slurpfile that cannot be used ("Bad JSON" even for --rawfile).
@@ -187,7 +215,6 @@ int run_jq(const options& o) {
     if (const char* jc = std::getenv("JQ_COLORS"); jc != nullptr && !wo.colors.apply(jc))
       eprint("Failed to set $JQ_COLORS\n");
   }
-  writer w(out, wo);
   input_options io;
   io.files = o.files;
   io.parse = o.parse;
@@ -198,73 +225,28 @@ int run_jq(const options& o) {
   input_reporter reporter(out);
   input_stream inputs(std::move(io), reporter);
 
-  bool any_output = false, last_truthy = true;
+  result_format rf;
+  rf.write = wo;
+  rf.raw = o.raw_output;
+  rf.join = o.join_output;
+  rf.nul = o.raw_output0;
+  rf.seq = o.seq;
+  rf.unbuffered = o.unbuffered;
+  result_writer results(out, rf);
+  stderr_messages messages(out, inputs);
+  program_runner runner(*prog, results, messages);
   int status = exit_ok;
-  const char* terminator = o.raw_output0 ? std::string_view("\0", 1).data() : "\n";
-  const std::size_t term_len = o.join_output ? 0 : 1;
-
-  auto after_output = [&]() {
-    out.append(terminator, term_len);
-    if (o.unbuffered) out.flush();
-    out.maybe_flush();
-  };
-  bool nul_in_raw0 = false;  // --raw-output0 met a string holding NUL: nothing more is written for this input
-  auto emit = [&](const filter::value& v) {
-    if (nul_in_raw0) return;
-    if (o.seq) out.put('\x1e');
-    if (o.raw_output && v.is_string()) {
-      std::string tmp;
-      const std::string_view text = v.str(tmp);
-      if (o.raw_output0 && text.find('\0') != std::string_view::npos) {
-        nul_in_raw0 = true;  // jq 1.8: an error that ends this input's outputs (see run_one)
-        return;
-      }
-      out.append(text);
-    } else {
-      filter::write_value(w, v);
-    }
-    any_output = true;
-    last_truthy = v.truthy();
-    after_output();
-  };
-  filter::run_callbacks cb;
-  cb.emit = emit;
-  cb.debug = [&](std::string_view msg) {
-    out.flush();
-    eprint("{}\n", msg);  // the builtin's whole line: ["DEBUG:",<value>]
-  };
-  cb.stderr_out = [&](std::string_view text) {
-    out.flush();
-    std::fwrite(text.data(), 1, text.size(), stderr);
-  };
-
+  // jq's status is that of the last input: an error in an earlier one does not count. False: stop (halt, or the
+  // output is gone).
   auto run_one = [&](const filter::value& input) -> bool {
-    std::string error;
-    int halt = -1;
-    nul_in_raw0 = false;
     inputs.set_in_program(true);
-    bool ok = prog->run(input, &inputs, cb, error, halt);
+    const program_runner::outcome r = runner.run(input, &inputs);
     inputs.set_in_program(false);
-    if (nul_in_raw0 && halt < 0) {
-      ok = false;
-      error = "Cannot dump a string containing NUL with --raw-output0 option";
-    }
-    if (!ok) {
-      out.flush();
-      if (halt >= 0)
-        write_stderr(error);  // halt_error: its text exactly as jq writes it
-      else if (!nul_in_raw0 && prog->last_error_not_string())
-        eprint("jview: error (at {}) (not a string): {}\n", inputs.where(), error);
-      else
-        eprint("jview: error (at {}): {}\n", inputs.where(), error);
-      status = exit_runtime;
-    } else {
-      status = exit_ok;  // jq's status is that of the last input: an error in an earlier one does not count
-    }
-    if (halt >= 0) {
-      status = halt;
+    if (r == program_runner::outcome::halted) {
+      status = runner.halt_code();
       return false;
     }
+    status = r == program_runner::outcome::error ? exit_runtime : exit_ok;
     return !sink.broken_pipe && sink.error.empty();
   };
 
@@ -283,18 +265,13 @@ int run_jq(const options& o) {
   } else if (direct) {
     // `.`: each input is written from its view, nothing is built.
     while (std::shared_ptr<doc_holder> h = inputs.next_doc()) {
-      const document& d = h->doc;
-      if (o.seq) out.put('\x1e');
-      if (o.raw_output && d[0].k == kind::string) {
-        std::string s;
-        d.append_string(0, s);
-        out.append(s);
-      } else {
-        w.value(d, 0);
+      results.start_input();
+      results.document_value(h->doc);
+      status = exit_ok;
+      if (results.nul_met()) {
+        messages.runtime_error(result_writer::k_nul_error, false);
+        status = exit_runtime;
       }
-      any_output = true;
-      last_truthy = d[0].k != kind::null_ && d[0].k != kind::false_;
-      after_output();
       if (sink.broken_pipe || !sink.error.empty()) break;
     }
   } else {
@@ -312,8 +289,8 @@ int run_jq(const options& o) {
   if (sink.broken_pipe) return exit_ok;
   status = std::max(status, reporter.status);
   if (status == exit_ok && o.exit_status) {
-    if (!any_output) return end_process(exit_no_output);
-    if (!last_truthy) return end_process(exit_false);
+    if (!results.any_output()) return end_process(exit_no_output);
+    if (!results.last_truthy()) return end_process(exit_false);
   }
   return end_process(status);
 }

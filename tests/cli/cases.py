@@ -63,6 +63,9 @@ def cases(shared):
         c("raw output0 refuses a string holding NUL and goes on with the next input",
           ["--raw-output0", ".[]"], '["a","b\\u0000","c"] ["d"]', stdout="a\x00d\x00", exit=0,
           stderr="jview: error (at <stdin>:0): Cannot dump a string containing NUL with --raw-output0 option\n"),
+        c("raw output0: the identity program checks for NUL too (jq 1.8)", ["--raw-output0", "."], '"a\\u0000b" "c"',
+          stdout="c\x00", exit=0,
+          stderr="jview: error (at <stdin>:0): Cannot dump a string containing NUL with --raw-output0 option\n"),
         c("seq", ["--seq", "-c", "."], '[1] 2', stdout='\x1e[1]\n\x1e2\n'),
         # --stream: jq 1.8's events ([path, leaf], and [path of the last member] when a container closes).
         c("stream events", ["--stream", "-c", "."], '[[1,2],{"b":[null]},{}] 3',

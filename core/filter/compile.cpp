@@ -1,6 +1,6 @@
 // core/filter/compile.cpp: program::compile: parse, then resolve every name in place. Variables and calls get
 // the number of environment nodes to skip (the runtime chain mirrors the compile-time scope exactly: one node per
-// variable, closure parameter, local definition and label). Builtins written in jq (prelude.cpp) are parsed and
+// variable, closure parameter, local definition and label). Builtins written in jq (prelude.jq) are parsed and
 // resolved only when a program calls them, so start-up cost follows the program, not the library. Each resolved
 // node is offered to choose_fast_path (fast_paths.cpp) unless compile_options::fast_paths is off.
 #include <sys/stat.h>
@@ -181,8 +181,8 @@ funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
   const std::string key = name + "/" + std::to_string(arity);
   auto it = prog_.prelude_defs.find(key);
   if (it != prog_.prelude_defs.end()) return it->second;
-  const char* src = find_prelude(name, static_cast<int>(arity));
-  if (src == nullptr) return nullptr;
+  const std::string_view src = find_prelude(name, static_cast<int>(arity));
+  if (src.empty()) return nullptr;
   parser ps(src, prog_.arena);
   parsed_program lib = ps.parse_library();
   funcdef* f = lib.defs.at(0);

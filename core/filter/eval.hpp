@@ -116,8 +116,8 @@ const native_def& native_at(std::uint32_t i);
 // Every native and prelude definition as "name/arity" (for `builtins`).
 std::vector<std::string> builtin_names();
 
-// The jq-defined part of the library: source text of one definition by name/arity, or nullptr.
-const char* find_prelude(std::string_view name, int arity);
+// The jq-defined part of the library (prelude.jq): the text of one definition by name/arity, or empty.
+std::string_view find_prelude(std::string_view name, int arity);
 std::vector<std::string> prelude_names();
 
 // A module loaded by import/include: its definitions (global, resolved in the module's own scope), its

@@ -6,7 +6,8 @@
 //   builtins_system.cpp       environment, I/O and control (env, input(s), debug, stderr, halt(_error), modulemeta)
 //   strings.cpp               strings, formats, JSON text;  math_time.cpp: math and dates;  regex.cpp: Oniguruma
 // Each part is sorted by (name, arity) when it is compiled (sorted_natives); lookups search the parts in turn
-// (builtins.cpp), so nothing is built or sorted at start-up. The builtins written in jq are in prelude.jq.
+// (builtins.cpp), so nothing is built or sorted at start-up. The builtins written in jq are in prelude.jq; a native
+// that jq 1.8 defines in jq keeps that definition in reference.jq, checked against it by reference_test.cpp.
 //
 // Natives are named by kind, the three kinds of native_def (eval.hpp): f_name is a value native (vfn: one output
 // per combination of argument values), g_name a generator (gen: the call node, filter arguments, a sink), p_name the

@@ -44,7 +44,7 @@ bool type_matches(const value& v) {
     case type_set::nulls: return k == kind::null_;
     case type_set::values: return k != kind::null_;
     case type_set::scalars: return k != kind::array && k != kind::object;
-    case type_set::finites: return k == kind::number && std::isfinite(v.number());
+    case type_set::finites: return k == kind::number && !std::isinf(v.number());  // nan too, as jq 1.8
     case type_set::normals: return k == kind::number && std::isnormal(v.number());
   }
   return false;

@@ -5,7 +5,8 @@
 #
 # Layout, which prelude.cpp relies on: each definition starts at the beginning of a line with `def NAME` and runs
 # to the next line that starts with neither a space nor a tab (the next definition, a comment, or the end); its
-# continuation lines are indented. Comments start at the beginning of a line.
+# continuation lines are indented. Comments start at the beginning of a line. A builtin that is native for speed
+# keeps its jq definition in reference.jq instead.
 
 # ---- paths and entries ----
 

@@ -19,7 +19,7 @@ enum class op : std::uint8_t {
   index,       // a[b]; opt: a[b]?
   slice,       // a[b:c]; b or c may be null (absent)
   iterate,     // a[]
-  pipe,        // a | b (sub: pipe_counts when a is `[f]` and b the native `length`: f's outputs are counted)
+  pipe,        // a | b
   comma,       // a, b
   neg,         // -a
   arith,       // a sub b (sub: '+', '-', '*', '/', '%')
@@ -48,9 +48,10 @@ enum class op : std::uint8_t {
 };
 
 enum cmp_op : std::uint8_t { cmp_eq, cmp_ne, cmp_lt, cmp_le, cmp_gt, cmp_ge };
-// node::sub of a pipe: `[f] | length`, counted without building the array (`[inputs | select(...)] | length` then
-// keeps no input). Set by the compiler; path expressions ignore it (they run the pipe as written).
-inline constexpr std::uint8_t pipe_counts = 1;
+
+// A shortcut the compiler chose for a node (fast_paths.cpp lists them; none when compile_options::fast_paths is
+// off). Value mode only: path expressions run every node as written.
+enum class fast_path : std::uint8_t { none, count_outputs, reduce_in_place, object_in_one_step, update_each_in_place };
 
 struct node;
 
@@ -90,6 +91,7 @@ struct node {
   op o;
   std::uint8_t sub = 0;
   bool opt = false;        // index/iterate/slice with '?'
+  fast_path fast = fast_path::none;
   std::uint32_t pos = 0;   // source range, for compile errors and $__loc__
   std::uint32_t end = 0;
   node* a = nullptr;

@@ -1,7 +1,17 @@
-// core/filter/builtins.hpp: the parts of the natives table, one per source file (builtins.cpp: core, paths,
-// collections and control; strings.cpp: strings, formats, JSON text; math_time.cpp: math and dates; regex.cpp:
-// Oniguruma). Each part is sorted by (name, arity) when it is compiled (sorted_natives); lookups search the parts in
-// turn (builtins.cpp), so nothing is built or sorted at start-up.
+// core/filter/builtins.hpp: the parts of the natives table, one per source file:
+//   builtins_types.cpp        types and selection (type, length, arrays ... normals, select, empty, error), recurse/0
+//   builtins_paths.cpp        paths (path, paths, getpath, setpath, delpaths, del), to_entries, from_entries
+//   builtins_collections.cpp  keys, has, contains, add, sort(_by), group_by, unique(_by), min/max(_by), flatten ...
+//   builtins_generators.cpp   range, limit, skip, first, last, isempty, any, all, repeat, while, until, map
+//   builtins_system.cpp       environment, I/O and control (env, input(s), debug, stderr, halt(_error), modulemeta)
+//   strings.cpp               strings, formats, JSON text;  math_time.cpp: math and dates;  regex.cpp: Oniguruma
+// Each part is sorted by (name, arity) when it is compiled (sorted_natives); lookups search the parts in turn
+// (builtins.cpp), so nothing is built or sorted at start-up. The builtins written in jq are in prelude.jq; a native
+// that jq 1.8 defines in jq keeps that definition in reference.jq, checked against it by reference_test.cpp.
+//
+// Natives are named by kind, the three kinds of native_def (eval.hpp): f_name is a value native (vfn: one output
+// per combination of argument values), g_name a generator (gen: the call node, filter arguments, a sink), p_name the
+// path-mode version of a generator (path: for path(f), assignments and del); math and dates name theirs m_ and d_.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -32,7 +42,11 @@ constexpr std::array<native_def, N> sorted_natives(std::array<native_def, N> def
   return defs;
 }
 
-native_span core_natives();
+native_span type_natives();
+native_span path_natives();
+native_span collection_natives();
+native_span generator_natives();
+native_span system_natives();
 native_span string_natives();
 native_span math_time_natives();
 native_span regex_natives();

@@ -1,7 +1,8 @@
 // core/filter/compile.cpp: program::compile: parse, then resolve every name in place. Variables and calls get
 // the number of environment nodes to skip (the runtime chain mirrors the compile-time scope exactly: one node per
-// variable, closure parameter, local definition and label). Builtins written in jq (prelude.cpp) are parsed and
-// resolved only when a program calls them, so start-up cost follows the program, not the library.
+// variable, closure parameter, local definition and label). Builtins written in jq (prelude.jq) are parsed and
+// resolved only when a program calls them, so start-up cost follows the program, not the library. Each resolved
+// node is offered to choose_fast_path (fast_paths.cpp) unless compile_options::fast_paths is off.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -85,6 +86,7 @@ class resolver {
 
  private:
   [[noreturn]] void fail(const node* n, const std::string& msg);
+  void resolve_node(node* n);
   void collect_vars(pattern* p, std::vector<std::string>& names);
   void resolve_pattern_keys(pattern* p);
   void push_vars(node* n);
@@ -179,8 +181,8 @@ funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
   const std::string key = name + "/" + std::to_string(arity);
   auto it = prog_.prelude_defs.find(key);
   if (it != prog_.prelude_defs.end()) return it->second;
-  const char* src = find_prelude(name, static_cast<int>(arity));
-  if (src == nullptr) return nullptr;
+  const std::string_view src = find_prelude(name, static_cast<int>(arity));
+  if (src.empty()) return nullptr;
   parser ps(src, prog_.arena);
   parsed_program lib = ps.parse_library();
   funcdef* f = lib.defs.at(0);
@@ -214,6 +216,11 @@ void resolver::resolve_def(funcdef* f, bool global) {
 
 void resolver::resolve(node* n) {
   if (n == nullptr) return;
+  resolve_node(n);
+  if (prog_.fast_paths) choose_fast_path(n);  // on the resolved node (`length` must be known to be the native)
+}
+
+void resolver::resolve_node(node* n) {
   switch (n->o) {
     case op::var: {
       for (std::size_t i = scope_.size(); i-- > 0;) {
@@ -307,16 +314,6 @@ void resolver::resolve(node* n) {
       resolve(n->c);
       resolve(n->d);
       scope_.resize(mark);
-      return;
-    }
-    case op::pipe: {
-      resolve(n->a);
-      resolve(n->b);
-      const node* f = n->a;
-      const node* g = n->b;
-      if (f->o == op::array && f->a != nullptr && g->o == op::call && g->ck == call_kind::native && g->args.empty() &&
-          g->name == "length")
-        n->sub = pipe_counts;
       return;
     }
     case op::label: {
@@ -571,6 +568,7 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
   auto prog = std::make_unique<detail::program_impl>();
   prog->source.assign(source);
   prog->environment = opts.environment;
+  prog->fast_paths = opts.fast_paths;
 
   // Global variables: $ENV (built only if the program uses it: an environment can be large), the named
   // arguments, $ARGS.

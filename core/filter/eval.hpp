@@ -62,6 +62,31 @@ struct env {
   std::uint64_t label = 0;      // label: id of this dynamic instance
 };
 
+// The update of one path's value in |=, op= and //=: out is the new value (got = false: no output, the path is
+// deleted at the end).
+struct updater {
+  void* obj;
+  st (*fn)(void*, const value& cur, value& out, bool& got);
+  st operator()(const value& cur, value& out, bool& got) const { return fn(obj, cur, out, got); }
+};
+template <class F>
+inline updater make_updater(F& f) {
+  return updater{&f, [](void* o, const value& cur, value& out, bool& got) {
+                    return (*static_cast<F*>(o))(cur, out, got);
+                  }};
+}
+
+// The same value, not only an equal one: the input itself as an output keeps the input's path.
+inline bool identical(const value& a, const value& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case kind::null_:
+    case kind::false_:
+    case kind::true_: return true;
+    default: return a.same_storage(b);
+  }
+}
+
 inline const env* env_up(const env* e, std::uint32_t hops) noexcept {
   while (hops-- > 0) e = e->parent;
   return e;
@@ -91,8 +116,8 @@ const native_def& native_at(std::uint32_t i);
 // Every native and prelude definition as "name/arity" (for `builtins`).
 std::vector<std::string> builtin_names();
 
-// The jq-defined part of the library: source text of one definition by name/arity, or nullptr.
-const char* find_prelude(std::string_view name, int arity);
+// The jq-defined part of the library (prelude.jq): the text of one definition by name/arity, or empty.
+std::string_view find_prelude(std::string_view name, int arity);
 std::vector<std::string> prelude_names();
 
 // A module loaded by import/include: its definitions (global, resolved in the module's own scope), its
@@ -138,6 +163,7 @@ class program_impl final : public program {
   std::string source;
   bool error_not_string_ = false;
   bool env_built_ = false;
+  bool fast_paths = true;  // compile_options::fast_paths: the compiler chooses fast paths (fast_paths.cpp)
   void ensure_env();  // builds $ENV (globals[0]) from `environment` on first use
   ~program_impl() override;
 
@@ -198,11 +224,10 @@ class interp {
   st eval_object(const node* n, std::size_t i, const value& in, const env* e, sink k);
   st eval_assign(const node* n, const value& in, const env* e, sink k);
   st modify_path(const node* n, const value& in, const env* e);  // |=, op=, //= under path(...)
-  // For each path of lhs in `in`: result's value there replaced by the first output of update(cur, out, got), or
-  // the path added to deletions when it has none (|=, op=, //=, plain and under path(...)).
-  template <class Update>
-  st update_paths(const node* lhs, const value& in, const env* e, value& result, std::vector<value>& deletions,
-                  Update&& update);
+  // For each path of n's left side in `in`: result's value there replaced by the first output of update(cur, out,
+  // got), or the path added to deletions when it has none (|=, op=, //=, plain and under path(...)).
+  st update_paths(const node* n, const value& in, const env* e, value& result, std::vector<value>& deletions,
+                  updater update);
   [[gnu::noinline]] st ev_recurse(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_index(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_slice(const node* n, const value& in, const env* e, sink k);
@@ -225,18 +250,30 @@ class interp {
   [[gnu::noinline]] st ev_interp(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_format(const node* n, const value& in, const env* e, sink k);
   st eval_reduce(const node* n, const value& in, const env* e, sink k);
+  // Fast paths (fast_paths.cpp).
+  [[gnu::noinline]] st count_outputs(const node* n, const value& in, const env* e, sink k);
   st reduce_step(const node* u, value& state, const env* e, bool& handled);
   st collect(const node* n, const value& in, const env* e, std::vector<value>& out);
   st eval_foreach(const node* n, const value& in, const env* e, sink k);
   template <class Step, class Done>
   st fold(const node* n, const value& in, const env* e, Step&& step, Done&& done);
-  // reduce and foreach under path(): see eval.cpp.
+  // reduce and foreach under path(): see eval_fold.cpp.
   st reduce_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
   st foreach_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
 
   char* stack_limit_;
   bool body_downstream_error_ = false;  // ?// alternatives: the last body's error came from its continuation
 };
+
+// ---- fast paths (fast_paths.cpp) ----
+
+// Marks n->fast when n has the shape of a fast path (called by the compiler on each resolved node).
+void choose_fast_path(node* n);
+// `{a, b: .x.y}` built in one step; false when the values do not fit (the general way then runs).
+bool object_in_one_step(const node* n, const value& in, value& out);
+// `.[] |= f` on an array or object: false (nothing done) for any other input; else status is the result.
+bool update_each_in_place(interp& I, const value& in, value& result, std::vector<value>& deletions, updater update,
+                          st& status);
 
 // ---- value operations shared by the evaluator and the builtins (ops.cpp) ----
 

@@ -52,6 +52,9 @@ struct compile_options {
   std::vector<std::string> positional_json;                      // $ARGS.positional (--jsonargs)
   std::vector<std::string> library_paths;                        // -L
   std::vector<std::pair<std::string, std::string>> environment;  // $ENV / env (cli reads environ)
+  // The evaluator's shortcuts (core/filter/fast_paths.cpp lists them). Off, every construct takes the general
+  // evaluation, with the same outputs and errors: the tests run both ways.
+  bool fast_paths = true;
 };
 
 // Output of one run: each result value, and at most one runtime error (jq's message text, without
@@ -67,7 +70,7 @@ class program {
   virtual ~program() = default;
   // Compiles jq source. Throws compile_error.
   static std::unique_ptr<program> compile(std::string_view source, const compile_options& opts);
-  // True when the program is `.` (the CLI then writes inputs straight from the view).
+  // True when the program is `.` (the CLI then writes inputs straight from the view); false with fast paths off.
   virtual bool is_identity() const = 0;
   // Runs on one input. Returns true on normal completion, false after a runtime error (message in `error`); the
   // results emitted before the error stay emitted. `halt_code` is set by halt / halt_error (-1 when not halted).

@@ -1,6 +1,6 @@
 // core/filter/regex.cpp: regular expressions through Oniguruma, as jq does (Perl-NT syntax, UTF-8, flags
 // g i x n s p l), giving jq's match objects: offsets and lengths in code points, captures with names.
-// `_match_impl(re; flags; test)` is the native under match/test/capture/scan/split/splits (prelude.cpp);
+// `_match_impl(re; flags; test)` is the native under match/test/capture/scan/split/splits (prelude.jq);
 // sub/gsub are native here because their replacement is a filter run on each match's capture object.
 #include <cstring>
 

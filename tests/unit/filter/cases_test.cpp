@@ -2,6 +2,7 @@
 // program line, input line, expected output lines, blank line; `%%FAIL` blocks expect a compile error). Outputs
 // are compared as compact JSON text, byte for byte; a runtime error is one more line,
 // "jq: error (at <unknown>): <message>". Expected outputs were produced by jq 1.8.2 (tests/filter/gen_cases.py).
+// Every case runs twice: with the evaluator's fast paths (core/filter/fast_paths.cpp) and without them.
 #include <doctest/doctest.h>
 
 #include <dirent.h>
@@ -88,12 +89,14 @@ bool parse_input(const std::string& text, value& out) {
 }
 
 // Runs one case; returns the lines it produced.
-std::vector<std::string> run_case(const test_case& c, bool& compile_failed) {
+std::vector<std::string> run_case(const test_case& c, bool fast_paths, bool& compile_failed) {
   std::vector<std::string> lines;
   compile_failed = false;
   std::unique_ptr<program> prog;
   try {
-    prog = program::compile(c.program, compile_options{});
+    compile_options opts;
+    opts.fast_paths = fast_paths;
+    prog = program::compile(c.program, opts);
   } catch (const compile_error& e) {
     compile_failed = true;
     std::string l = "jq: error: " + e.message;
@@ -152,28 +155,32 @@ TEST_CASE("filter: table of jq programs (tests/filter/*.test)") {
   std::sort(files.begin(), files.end());
   REQUIRE(!files.empty());
   int total = 0, passed = 0;
-  for (const auto& f : files) {
-    for (const test_case& c : load_cases(f)) {
-      ++total;
-      bool compile_failed = false;
-      const std::vector<std::string> got = run_case(c, compile_failed);
-      bool ok;
-      if (c.fail) {
-        // The first expected line is jq's first error line; compare it whole.
-        ok = compile_failed && !c.expected.empty() && got.front() == c.expected.front();
-      } else {
-        ok = got == c.expected;
-      }
-      if (ok) {
-        ++passed;
-      } else {
-        std::string where = c.file.substr(c.file.rfind('/') + 1) + ":" + std::to_string(c.line);
-        FAIL_CHECK(where << "\n  program: " << c.program << "\n  input:   " << c.input << "\n  expected:\n"
-                         << join_lines(c.expected) << "  got:\n"
-                         << join_lines(got));
+  for (const bool fast_paths : {true, false}) {
+    for (const auto& f : files) {
+      for (const test_case& c : load_cases(f)) {
+        ++total;
+        bool compile_failed = false;
+        const std::vector<std::string> got = run_case(c, fast_paths, compile_failed);
+        bool ok;
+        if (c.fail) {
+          // The first expected line is jq's first error line; compare it whole.
+          ok = compile_failed && !c.expected.empty() && got.front() == c.expected.front();
+        } else {
+          ok = got == c.expected;
+        }
+        if (ok) {
+          ++passed;
+        } else {
+          const std::string where = c.file.substr(c.file.rfind('/') + 1) + ":" + std::to_string(c.line) +
+                                    (fast_paths ? " (fast paths on)" : " (fast paths off)");
+          FAIL_CHECK(where << "\n  program: " << c.program
+                           << "\n  input:   " << c.input << "\n  expected:\n"
+                           << join_lines(c.expected) << "  got:\n"
+                           << join_lines(got));
+        }
       }
     }
   }
-  MESSAGE("filter cases: " << passed << "/" << total << " passed");
+  MESSAGE("filter cases (each with fast paths on and off): " << passed << "/" << total << " passed");
   CHECK(passed == total);
 }

@@ -102,6 +102,22 @@ TEST_CASE("filter program: compile errors carry jq's message and position") {
   CHECK_THROWS_AS(program::compile("def f: 1;", compile_options{}), compile_error);
 }
 
+TEST_CASE("filter program: every builtin compiles where it is called (prelude.jq definitions are parsed then)") {
+  const result names = run("builtins | sort | .[]", value());
+  REQUIRE(names.ok);
+  REQUIRE(names.out.size() > 200);
+  for (const std::string& quoted : names.out) {
+    const std::string name_arity = quoted.substr(1, quoted.size() - 2);
+    const std::size_t slash = name_arity.rfind('/');
+    const int arity = std::stoi(name_arity.substr(slash + 1));
+    std::string call = name_arity.substr(0, slash);
+    for (int i = 0; i < arity; ++i) call += (i == 0 ? "(." : "; .");
+    if (arity > 0) call += ")";
+    CAPTURE(call);
+    CHECK_NOTHROW(program::compile(call, compile_options{}));  // compiled, not run
+  }
+}
+
 TEST_CASE("filter program: identity is recognised and paths yield views") {
   CHECK(program::compile(".", compile_options{})->is_identity());
   CHECK(!program::compile(".a", compile_options{})->is_identity());

@@ -1,0 +1,388 @@
+// core/filter/builtins_generators.cpp: natives that generate or stop outputs: range, limit, skip, first, last,
+// isempty, any, all, repeat, while, until, map. Loops that jq writes as tail recursion run as loops here.
+#include "core/filter/builtins.hpp"
+
+namespace jview::filter::detail {
+
+namespace {
+
+st range_impl(interp&, double from, double upto, double by, sink k) {
+  if (by > 0) {
+    for (double x = from; x < upto; x += by) {
+      const st s = k(value::number(x));
+      if (s != st::ok) return s;
+    }
+  } else if (by < 0) {
+    for (double x = from; x > upto; x += by) {
+      const st s = k(value::number(x));
+      if (s != st::ok) return s;
+    }
+  }
+  return st::ok;
+}
+
+st g_range1(interp& I, const node* call, const value& in, const env* e, sink k) {
+  auto f = [&](const value& n) -> st {
+    if (!n.is_number()) return I.fail("Range bounds must be numeric");
+    return range_impl(I, 0, n.number(), 1, k);
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(f));
+}
+
+st g_range2(interp& I, const node* call, const value& in, const env* e, sink k) {
+  auto ff = [&](const value& from) -> st {
+    auto fu = [&](const value& upto) -> st {
+      if (!from.is_number() || !upto.is_number()) return I.fail("Range bounds must be numeric");
+      return range_impl(I, from.number(), upto.number(), 1, k);
+    };
+    return I.eval_arg(call, 1, in, e, make_sink(fu));
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(ff));
+}
+
+st g_range3(interp& I, const node* call, const value& in, const env* e, sink k) {
+  auto ff = [&](const value& from) -> st {
+    auto fu = [&](const value& upto) -> st {
+      auto fb = [&](const value& by) -> st {
+        if (!from.is_number() || !upto.is_number() || !by.is_number())
+          return I.fail("Range bounds must be numeric");
+        return range_impl(I, from.number(), upto.number(), by.number(), k);
+      };
+      return I.eval_arg(call, 2, in, e, make_sink(fb));
+    };
+    return I.eval_arg(call, 1, in, e, make_sink(fu));
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(ff));
+}
+
+// limit($n; f) and first(f) stop f early with a private label.
+st g_limit(interp& I, const node* call, const value& in, const env* e, sink k) {
+  auto per_n = [&](const value& nv) -> st {
+    if (!nv.is_number()) return I.fail("Invalid limit: must be a number");
+    const double n = nv.number();
+    if (n < 0) return I.fail("limit doesn't support negative count");
+    if (n == 0) return st::ok;
+    double count = 0;
+    const std::uint64_t id = I.next_label++;
+    auto f = [&](const value& v) -> st {
+      const st s = k(v);
+      if (s != st::ok) return s;
+      if (++count >= n) {
+        I.brk_label = id;
+        return st::brk;
+      }
+      return st::ok;
+    };
+    const st s = I.eval_arg(call, 1, in, e, make_sink(f));
+    if (s == st::brk && I.brk_label == id) return st::ok;
+    return s;
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(per_n));
+}
+
+st p_limit(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
+  auto per_n = [&](const value& nv) -> st {
+    if (!nv.is_number()) return I.fail("Invalid limit: must be a number");
+    const double n = nv.number();
+    if (n < 0) return I.fail("limit doesn't support negative count");
+    if (n == 0) return st::ok;
+    double count = 0;
+    const std::uint64_t id = I.next_label++;
+    auto f = [&](const path_link* q, const value& v) -> st {
+      const st s = k(q, v);
+      if (s != st::ok) return s;
+      if (++count >= n) {
+        I.brk_label = id;
+        return st::brk;
+      }
+      return st::ok;
+    };
+    const st s = I.eval_arg_path(call, 1, p, in, e, make_psink(f));
+    if (s == st::brk && I.brk_label == id) return st::ok;
+    return s;
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(per_n));
+}
+
+// skip($n; f) in value and path mode: f's outputs after the first $n (jq 1.8 defines it with foreach, whose source
+// keeps its paths, so nth($n; f) is a path expression when f is).
+st skip_count_error(interp& I, const value& n) {
+  value ignored;
+  return arith(I, '-', n, value::number(1), ignored);
+}
+
+template <class Sink, class Eval>
+st skip_outputs(interp& I, const node* call, const value& in, const env* e, Eval&& eval_f) {
+  auto per_n = [&](const value& nv) -> st {
+    if (!nv.is_number()) {
+      // jq's definition: null and booleans order below 0 (the negative-count error); a string, array or object
+      // orders above it, and its first item fails the foreach's `$n - 1`.
+      if (nv.is_null() || nv.type() == kind::false_ || nv.type() == kind::true_)
+        return I.fail("skip doesn't support negative count");
+      return eval_f(-1.0, &nv);
+    }
+    const double n = nv.number();
+    if (n < 0) return I.fail("skip doesn't support negative count");
+    return eval_f(n, nullptr);
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(per_n));
+}
+
+st g_skip(interp& I, const node* call, const value& in, const env* e, sink k) {
+  return skip_outputs<sink>(I, call, in, e, [&](double n, const value* bad) {
+    double count = 0;
+    auto f = [&](const value& v) -> st {
+      if (bad != nullptr) return skip_count_error(I, *bad);
+      return ++count > n ? k(v) : st::ok;  // item i (from 1) when i > n, as jq's `$n - i < 0`
+    };
+    return I.eval_arg(call, 1, in, e, make_sink(f));
+  });
+}
+
+st p_skip(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
+  return skip_outputs<psink>(I, call, in, e, [&](double n, const value* bad) {
+    double count = 0;
+    auto f = [&](const path_link* q, const value& v) -> st {
+      if (bad != nullptr) return skip_count_error(I, *bad);
+      return ++count > n ? k(q, v) : st::ok;
+    };
+    return I.eval_arg_path(call, 1, p, in, e, make_psink(f));
+  });
+}
+
+st g_first(interp& I, const node* call, const value& in, const env* e, sink k) {
+  const std::uint64_t id = I.next_label++;
+  auto f = [&](const value& v) -> st {
+    const st s = k(v);
+    if (s != st::ok) return s;
+    I.brk_label = id;
+    return st::brk;
+  };
+  const st s = I.eval_arg(call, 0, in, e, make_sink(f));
+  if (s == st::brk && I.brk_label == id) return st::ok;
+  return s;
+}
+
+st p_first(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
+  const std::uint64_t id = I.next_label++;
+  auto f = [&](const path_link* q, const value& v) -> st {
+    const st s = k(q, v);
+    if (s != st::ok) return s;
+    I.brk_label = id;
+    return st::brk;
+  };
+  const st s = I.eval_arg_path(call, 0, p, in, e, make_psink(f));
+  if (s == st::brk && I.brk_label == id) return st::ok;
+  return s;
+}
+
+st g_last(interp& I, const node* call, const value& in, const env* e, sink k) {
+  value last;
+  bool any = false;
+  auto f = [&](const value& v) -> st {
+    last = v;
+    any = true;
+    return st::ok;
+  };
+  const st s = I.eval_arg(call, 0, in, e, make_sink(f));
+  if (s != st::ok || !any) return s;  // jq 1.8: last(empty) is empty
+  return k(last);
+}
+
+st g_isempty(interp& I, const node* call, const value& in, const env* e, sink k) {
+  const std::uint64_t id = I.next_label++;
+  bool any = false;
+  auto f = [&](const value&) -> st {
+    any = true;
+    I.brk_label = id;
+    return st::brk;
+  };
+  const st s = I.eval_arg(call, 0, in, e, make_sink(f));
+  if (s != st::ok && !(s == st::brk && I.brk_label == id)) return s;
+  return k(value::boolean(!any));
+}
+
+// any(gen; cond) / all(gen; cond) with short-circuit.
+template <bool IsAny>
+st anyall(interp& I, const node* call, std::size_t gi, int ci, const value& in, const env* e, sink k) {
+  const std::uint64_t id = I.next_label++;
+  bool result = !IsAny;
+  auto per_cond = [&](const value& c) -> st {
+    if (c.truthy() == IsAny) {
+      result = IsAny;
+      I.brk_label = id;
+      return st::brk;
+    }
+    return st::ok;
+  };
+  auto per_item = [&](const value& v) -> st {
+    if (ci < 0) return per_cond(v);
+    return I.eval_arg(call, static_cast<std::size_t>(ci), v, e, make_sink(per_cond));
+  };
+  st s;
+  if (gi == static_cast<std::size_t>(-1)) {
+    s = iterate_value(I, in, make_sink(per_item));
+  } else {
+    s = I.eval_arg(call, gi, in, e, make_sink(per_item));
+  }
+  if (s != st::ok && !(s == st::brk && I.brk_label == id)) return s;
+  return k(value::boolean(result));
+}
+st g_any0(interp& I, const node* c, const value& in, const env* e, sink k) {
+  return anyall<true>(I, c, static_cast<std::size_t>(-1), -1, in, e, k);
+}
+st g_all0(interp& I, const node* c, const value& in, const env* e, sink k) {
+  return anyall<false>(I, c, static_cast<std::size_t>(-1), -1, in, e, k);
+}
+st g_any1(interp& I, const node* c, const value& in, const env* e, sink k) {
+  return anyall<true>(I, c, static_cast<std::size_t>(-1), 0, in, e, k);
+}
+st g_all1(interp& I, const node* c, const value& in, const env* e, sink k) {
+  return anyall<false>(I, c, static_cast<std::size_t>(-1), 0, in, e, k);
+}
+st g_any2(interp& I, const node* c, const value& in, const env* e, sink k) { return anyall<true>(I, c, 0, 1, in, e, k); }
+st g_all2(interp& I, const node* c, const value& in, const env* e, sink k) {
+  return anyall<false>(I, c, 0, 1, in, e, k);
+}
+
+// Loops that jq writes as tail recursion (repeat, while, until) run as loops here, so long loops use constant
+// stack; a step with several outputs branches recursively as in jq.
+// repeat(f): jq 1.8 emits the outputs of f on the same input, over and over.
+st g_repeat(interp& I, const node* call, const value& in, const env* e, sink k) {
+  for (;;) {
+    bool any = false;
+    auto f = [&](const value& v) -> st {
+      any = true;
+      return k(v);
+    };
+    const st s = I.eval_arg(call, 0, in, e, make_sink(f));
+    if (s != st::ok || !any) return s;
+  }
+}
+
+st while_from(interp& I, const node* call, const value& start, const env* e, sink k) {
+  value cur = start;
+  for (;;) {
+    if (!I.stack_ok()) return I.stack_overflow();
+    std::vector<value> conds;
+    st s = collect_arg(I, call, 0, cur, e, conds);
+    if (s != st::ok) return s;
+    // `if cond then ., (update | _while) else empty end`: one branch per output of cond.
+    if (conds.size() != 1) {
+      for (const value& c : conds) {
+        if (!c.truthy()) continue;
+        s = k(cur);
+        if (s != st::ok) return s;
+        std::vector<value> next;
+        s = collect_arg(I, call, 1, cur, e, next);
+        if (s != st::ok) return s;
+        for (const value& nx : next) {
+          s = while_from(I, call, nx, e, k);
+          if (s != st::ok) return s;
+        }
+      }
+      return st::ok;
+    }
+    if (!conds[0].truthy()) return st::ok;
+    s = k(cur);
+    if (s != st::ok) return s;
+    std::vector<value> next;
+    s = collect_arg(I, call, 1, cur, e, next);
+    if (s != st::ok) return s;
+    if (next.empty()) return st::ok;
+    for (std::size_t i = 0; i + 1 < next.size(); ++i) {
+      s = while_from(I, call, next[i], e, k);
+      if (s != st::ok) return s;
+    }
+    cur = std::move(next.back());
+  }
+}
+st g_while(interp& I, const node* call, const value& in, const env* e, sink k) { return while_from(I, call, in, e, k); }
+
+st until_from(interp& I, const node* call, const value& start, const env* e, sink k) {
+  value cur = start;
+  for (;;) {
+    if (!I.stack_ok()) return I.stack_overflow();
+    std::vector<value> conds;
+    st s = collect_arg(I, call, 0, cur, e, conds);
+    if (s != st::ok) return s;
+    if (conds.size() != 1) {
+      for (const value& c : conds) {
+        if (c.truthy()) {
+          s = k(cur);
+        } else {
+          std::vector<value> next;
+          s = collect_arg(I, call, 1, cur, e, next);
+          if (s != st::ok) return s;
+          for (const value& nx : next) {
+            s = until_from(I, call, nx, e, k);
+            if (s != st::ok) return s;
+          }
+        }
+        if (s != st::ok) return s;
+      }
+      return st::ok;
+    }
+    if (conds[0].truthy()) return k(cur);
+    std::vector<value> next;
+    s = collect_arg(I, call, 1, cur, e, next);
+    if (s != st::ok) return s;
+    if (next.empty()) return st::ok;
+    for (std::size_t i = 0; i + 1 < next.size(); ++i) {
+      s = until_from(I, call, next[i], e, k);
+      if (s != st::ok) return s;
+    }
+    cur = std::move(next.back());
+  }
+}
+st g_until(interp& I, const node* call, const value& in, const env* e, sink k) { return until_from(I, call, in, e, k); }
+
+st g_map(interp& I, const node* call, const value& in, const env* e, sink k) {
+  std::vector<value> out;
+  out.reserve(in.length());
+  auto f = [&](const value& v) -> st {
+    auto g = [&](const value& r) -> st {
+      out.push_back(r);
+      return st::ok;
+    };
+    return I.eval_arg(call, 0, v, e, make_sink(g));
+  };
+  const st s = iterate_value(I, in, make_sink(f));
+  if (s != st::ok) return s;
+  return k(value::array(std::move(out)));
+}
+
+// map under path(...): jq's `[.[] | f]` iterates its input first, an error when that input is no path (the output of
+// to_entries in with_entries). Otherwise its array is built as usual (no path).
+st p_map(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
+  if (p == &k_invalid_path) return I.fail("Invalid path expression near attempt to iterate through " + dump_trunc(in));
+  auto f = [&](const value& v) -> st { return k(&k_invalid_path, v); };
+  return g_map(I, call, in, e, make_sink(f));
+}
+
+constexpr auto k_part = sorted_natives(std::to_array<native_def>({
+    {"range", 1, nullptr, g_range1, nullptr},
+    {"range", 2, nullptr, g_range2, nullptr},
+    {"range", 3, nullptr, g_range3, nullptr},
+    {"limit", 2, nullptr, g_limit, p_limit},
+    {"skip", 2, nullptr, g_skip, p_skip},
+    {"first", 1, nullptr, g_first, p_first},
+    {"last", 1, nullptr, g_last, nullptr},
+    {"isempty", 1, nullptr, g_isempty, nullptr},
+    {"any", 0, nullptr, g_any0, nullptr},
+    {"all", 0, nullptr, g_all0, nullptr},
+    {"any", 1, nullptr, g_any1, nullptr},
+    {"all", 1, nullptr, g_all1, nullptr},
+    {"any", 2, nullptr, g_any2, nullptr},
+    {"all", 2, nullptr, g_all2, nullptr},
+    {"repeat", 1, nullptr, g_repeat, nullptr},
+    {"while", 2, nullptr, g_while, nullptr},
+    {"until", 2, nullptr, g_until, nullptr},
+    {"map", 1, nullptr, g_map, p_map},
+}));
+
+}  // namespace
+
+native_span generator_natives() { return {k_part.data(), k_part.size()}; }
+
+}  // namespace jview::filter::detail

@@ -1,0 +1,234 @@
+// core/filter/eval_run.cpp: running a compiled program: the evaluation stack (a large reserved region switched to
+// for each run, so jq programs recurse as deep as jq's heap-allocated stack lets them), the depth check's floor on
+// the thread's own stack where there is no switch, and program_impl::run, which maps the evaluator's status to
+// the program interface's results.
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <exception>
+
+#include "core/filter/eval.hpp"
+#include "core/sanitizer.hpp"
+
+namespace jview::filter::detail {
+
+namespace {
+
+// The lowest stack address evaluation may use: the thread's stack bottom plus a margin for natives (regex,
+// sorting) and the CLI's own frames. Computed once per thread.
+char* stack_floor() {
+  static thread_local char* floor = nullptr;
+  if (floor != nullptr) return floor;
+  char here;
+  std::size_t size = 8u << 20;
+  if (static_cast<pid_t>(gettid()) == getpid()) {
+    // The main thread grows on demand up to RLIMIT_STACK.
+    rlimit rl{};
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) size = rl.rlim_cur;
+    if (rl.rlim_cur == RLIM_INFINITY) size = 256u << 20;
+    const std::size_t margin = 512u << 10;
+    floor = &here - (size > 2 * margin ? size - margin : size / 2);
+  } else {
+    pthread_attr_t attr;
+    void* addr = nullptr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &addr, &size);
+      pthread_attr_destroy(&attr);
+    }
+    const std::size_t margin = size > (1u << 20) ? (256u << 10) : size / 4;
+    floor = addr != nullptr ? static_cast<char*>(addr) + margin : &here - size / 2;
+  }
+  return floor;
+}
+
+}  // namespace
+
+interp::interp(program_impl& p, input_provider* in, const run_callbacks& c, char* stack_limit)
+    : prog(p), inputs(in), cb(c), stack_limit_(stack_limit != nullptr ? stack_limit : stack_floor()) {}
+
+st interp::stack_overflow() { return fail("Maximum recursion depth exceeded (stack overflow)"); }
+
+}  // namespace jview::filter::detail
+
+// Switching to the evaluation stack: a call of fn(arg) with the stack pointer at `top` (16-byte aligned), written
+// for the two architectures the project builds for. The frame keeps a frame pointer with CFI, so debuggers and
+// profilers unwind through it; no C++ exception crosses it (the trampoline catches them).
+#if (defined(__x86_64__) || defined(__aarch64__)) && !JVIEW_ASAN && !defined(JVIEW_NO_STACK_SWITCH)
+#define JVIEW_STACK_SWITCH 1
+extern "C" void jview_filter_call_on_stack(void* top, void (*fn)(void*), void* arg);
+#if defined(__x86_64__)
+asm(R"(
+  .text
+  .p2align 4
+  .globl jview_filter_call_on_stack
+  .hidden jview_filter_call_on_stack
+  .type jview_filter_call_on_stack,@function
+jview_filter_call_on_stack:
+  .cfi_startproc
+  pushq %rbp
+  .cfi_def_cfa_offset 16
+  .cfi_offset %rbp, -16
+  movq %rsp, %rbp
+  .cfi_def_cfa_register %rbp
+  movq %rdi, %rsp
+  andq $-16, %rsp
+  movq %rdx, %rdi
+  callq *%rsi
+  movq %rbp, %rsp
+  popq %rbp
+  .cfi_def_cfa %rsp, 8
+  ret
+  .cfi_endproc
+  .size jview_filter_call_on_stack, .-jview_filter_call_on_stack
+)");
+#else
+asm(R"(
+  .text
+  .p2align 2
+  .globl jview_filter_call_on_stack
+  .hidden jview_filter_call_on_stack
+  .type jview_filter_call_on_stack,%function
+jview_filter_call_on_stack:
+  .cfi_startproc
+  stp x29, x30, [sp, #-16]!
+  .cfi_def_cfa_offset 16
+  .cfi_offset x29, -16
+  .cfi_offset x30, -8
+  mov x29, sp
+  .cfi_def_cfa_register x29
+  mov sp, x0
+  mov x0, x2
+  blr x1
+  mov sp, x29
+  ldp x29, x30, [sp], #16
+  .cfi_def_cfa sp, 0
+  ret
+  .cfi_endproc
+  .size jview_filter_call_on_stack, .-jview_filter_call_on_stack
+)");
+#endif
+#endif
+
+namespace jview::filter::detail {
+
+namespace {
+
+constexpr std::size_t k_eval_stack_size = std::size_t{256} << 20;  // reserved, committed on use
+constexpr std::size_t k_eval_stack_margin = std::size_t{2} << 20;  // room for natives below the depth check
+
+struct run_context {
+  program_impl* prog = nullptr;
+  const value* input = nullptr;
+  input_provider* inputs = nullptr;
+  const run_callbacks* cb = nullptr;
+  char* limit = nullptr;
+  st status = st::ok;
+  value err;
+  int halt_code = -1;
+  std::string halt_message;
+  std::exception_ptr exception;
+};
+
+void run_body(void* p) {
+  auto* ctx = static_cast<run_context*>(p);
+  try {
+    interp I(*ctx->prog, ctx->inputs, *ctx->cb, ctx->limit);
+    auto emit = [&](const value& v) -> st {
+      ctx->cb->emit(v);
+      return st::ok;
+    };
+    ctx->status = I.eval(ctx->prog->main, *ctx->input, nullptr, make_sink(emit));
+    ctx->err = std::move(I.err);
+    ctx->halt_code = I.halt_code;
+    ctx->halt_message = std::move(I.halt_message);
+  } catch (const comparison_too_deep& x) {  // each comparing operation catches it: this is only a safety net
+    ctx->status = st::err;
+    ctx->err = value::string(x.message);
+  } catch (...) {
+    ctx->exception = std::current_exception();
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// One spare evaluation stack per process, as the parser keeps its key table: the next program takes it instead of
+// mapping a fresh one (its first page written again means new page tables), and the last one is left to the
+// process's exit, not unmapped (a munmap of the reservation took 20-50 µs of `jview -n 1`).
+std::atomic<char*> g_spare_eval_stack{nullptr};
+
+}  // namespace
+
+program_impl::~program_impl() {
+  if (eval_stack_ == nullptr) return;
+  char* none = nullptr;
+  if (!g_spare_eval_stack.compare_exchange_strong(none, eval_stack_)) munmap(eval_stack_, eval_stack_size_);
+}
+
+bool program_impl::is_identity() const { return fast_paths && main != nullptr && main->o == op::identity; }
+
+bool program_impl::run(const value& input, input_provider* inputs, const run_callbacks& cb, std::string& error,
+                       int& halt_code) {
+  halt_code = -1;
+  error_not_string_ = false;
+  run_context ctx;
+  ctx.prog = this;
+  ctx.input = &input;
+  ctx.inputs = inputs;
+  ctx.cb = &cb;
+  ctx.limit = nullptr;
+#ifdef JVIEW_STACK_SWITCH
+  if (eval_stack_ == nullptr && (eval_stack_ = g_spare_eval_stack.exchange(nullptr)) != nullptr)
+    eval_stack_size_ = k_eval_stack_size;
+  if (eval_stack_ == nullptr) {
+    void* mem = mmap(nullptr, k_eval_stack_size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (mem != MAP_FAILED) {
+      eval_stack_ = static_cast<char*>(mem);
+      eval_stack_size_ = k_eval_stack_size;
+      mprotect(eval_stack_, 4096, PROT_NONE);  // guard page
+    }
+  }
+  if (eval_stack_ != nullptr) {
+    ctx.limit = eval_stack_ + k_eval_stack_margin;
+    jview_filter_call_on_stack(eval_stack_ + eval_stack_size_, run_body, &ctx);
+  } else {
+    run_body(&ctx);
+  }
+#else
+  run_body(&ctx);
+#endif
+  if (ctx.exception) std::rethrow_exception(ctx.exception);
+  struct {
+    st status;
+    value& err;
+    int& halt_code;
+    std::string& halt_message;
+  } I{ctx.status, ctx.err, ctx.halt_code, ctx.halt_message};
+  const st s = ctx.status;
+  if (s == st::halt) {
+    halt_code = I.halt_code;
+    error = I.halt_message;
+    return I.halt_message.empty();
+  }
+  if (s == st::err) {
+    if (I.err.is_string()) {
+      error = I.err.string_copy();
+    } else {
+      error = to_json(I.err);
+      error_not_string_ = true;
+    }
+    return false;
+  }
+  if (s == st::brk) {
+    error = "break";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace jview::filter::detail

@@ -1,0 +1,546 @@
+// core/filter/parser_expr.cpp: expressions by precedence climbing (parser.hpp has the table): pipes and commas with
+// the forms that extend to the right (`def`, `label`, `as`), binary operators, unary minus, postfix suffixes
+// ('.x', '[..]', '?'), primary terms (reduce, foreach, if, try, calls, literals) and string literals with their
+// interpolations. Nesting is bounded (depth_) so that deep programs fail to compile instead of overflowing the stack.
+#include <algorithm>
+
+#include "core/filter/parser.hpp"
+
+namespace jview::filter {
+
+node* parser::parse_pipe() {
+  if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+  node* result;
+  if (at(tok::kw_def)) {
+    const std::uint32_t pos = lex_.cur().start;
+    funcdef* f = parse_funcdef();
+    node* n = make(op::funcdef, pos);
+    n->fn = f;
+    n->a = parse_pipe();
+    result = n;
+  } else {
+    node* lhs = parse_comma_operand();
+    while (at(tok::comma)) {
+      const std::uint32_t pos = lex_.cur().start;
+      advance();
+      node* rhs = parse_comma_operand();
+      node* n = make(op::comma, pos);
+      n->a = lhs;
+      n->b = rhs;
+      lhs = n;
+    }
+    if (at(tok::pipe)) {
+      const std::uint32_t pos = lex_.cur().start;
+      advance();
+      node* n = make(op::pipe, pos);
+      n->a = lhs;
+      n->b = parse_pipe();
+      lhs = n;
+    }
+    result = lhs;
+  }
+  --depth_;
+  return result;
+}
+
+// One operand of ',' (or of '|'): `def ...; body`, `label $x | body`, `E as $p | body`, or an expression at the
+// level of '//' and above. The forms with bodies extend as far right as possible.
+node* parser::parse_comma_operand() {
+  if (at(tok::kw_def)) {
+    const std::uint32_t pos = lex_.cur().start;
+    funcdef* f = parse_funcdef();
+    node* n = make(op::funcdef, pos);
+    n->fn = f;
+    n->a = parse_pipe();
+    return n;
+  }
+  if (at(tok::kw_label)) {
+    const std::uint32_t pos = lex_.cur().start;
+    advance();
+    if (!at(tok::variable)) unexpected("BINDING");
+    node* n = make(op::label, pos);
+    n->name = lex_.cur().text;
+    advance();
+    expect(tok::pipe, "'|'");
+    n->a = parse_pipe();
+    n->end = prev_end_;
+    return n;
+  }
+  node* e = parse_binary(1);
+  if (at(tok::kw_as)) {
+    const std::uint32_t pos = lex_.cur().start;
+    advance();
+    node* n = make(op::bind, pos);
+    n->a = e;
+    parse_patterns(n->patterns);
+    expect(tok::pipe, "'|'");
+    n->b = parse_pipe();
+    return n;
+  }
+  return e;
+}
+
+namespace {
+
+enum class assoc : std::uint8_t { left, right, none };
+
+struct binop_info {
+  int level;  // 0: not a binary operator
+  assoc as;
+};
+
+binop_info binop_of(tok t) {
+  switch (t) {
+    case tok::alt: return {1, assoc::right};
+    case tok::assign:
+    case tok::update:
+    case tok::plus_eq:
+    case tok::minus_eq:
+    case tok::star_eq:
+    case tok::slash_eq:
+    case tok::percent_eq:
+    case tok::alt_eq: return {2, assoc::none};
+    case tok::kw_or: return {3, assoc::left};
+    case tok::kw_and: return {4, assoc::left};
+    case tok::eq:
+    case tok::neq:
+    case tok::lt:
+    case tok::le:
+    case tok::gt:
+    case tok::ge: return {5, assoc::none};
+    case tok::plus:
+    case tok::minus: return {6, assoc::left};
+    case tok::star:
+    case tok::slash:
+    case tok::percent: return {7, assoc::left};
+    default: return {0, assoc::left};
+  }
+}
+
+}  // namespace
+
+node* parser::parse_binary(int min_level) {
+  node* lhs = parse_unary();
+  for (;;) {
+    const tok t = lex_.cur().t;
+    const binop_info info = binop_of(t);
+    if (info.level == 0 || info.level < min_level) break;
+    const std::uint32_t pos = lex_.cur().start;
+    advance();
+    node* rhs = parse_binary(info.as == assoc::right ? info.level : info.level + 1);
+    node* n = nullptr;
+    switch (t) {
+      case tok::alt: n = make(op::alt, pos); break;
+      case tok::assign: n = make(op::assign, pos); break;
+      case tok::update: n = make(op::update, pos); break;
+      case tok::plus_eq: n = make(op::update_op, pos); n->sub = '+'; break;
+      case tok::minus_eq: n = make(op::update_op, pos); n->sub = '-'; break;
+      case tok::star_eq: n = make(op::update_op, pos); n->sub = '*'; break;
+      case tok::slash_eq: n = make(op::update_op, pos); n->sub = '/'; break;
+      case tok::percent_eq: n = make(op::update_op, pos); n->sub = '%'; break;
+      case tok::alt_eq: n = make(op::alt_assign, pos); break;
+      case tok::kw_or: n = make(op::or_, pos); break;
+      case tok::kw_and: n = make(op::and_, pos); break;
+      case tok::eq: n = make(op::compare, pos); n->sub = cmp_eq; break;
+      case tok::neq: n = make(op::compare, pos); n->sub = cmp_ne; break;
+      case tok::lt: n = make(op::compare, pos); n->sub = cmp_lt; break;
+      case tok::le: n = make(op::compare, pos); n->sub = cmp_le; break;
+      case tok::gt: n = make(op::compare, pos); n->sub = cmp_gt; break;
+      case tok::ge: n = make(op::compare, pos); n->sub = cmp_ge; break;
+      case tok::plus: n = make(op::arith, pos); n->sub = '+'; break;
+      case tok::minus: n = make(op::arith, pos); n->sub = '-'; break;
+      case tok::star: n = make(op::arith, pos); n->sub = '*'; break;
+      case tok::slash: n = make(op::arith, pos); n->sub = '/'; break;
+      case tok::percent: n = make(op::arith, pos); n->sub = '%'; break;
+      default: break;
+    }
+    n->a = lhs;
+    n->b = rhs;
+    lhs = n;
+    if (info.as == assoc::none && binop_of(lex_.cur().t).level == info.level) unexpected();
+  }
+  return lhs;
+}
+
+// jq 1.8's unary minus negates the term right after it: `-"a" * 2` fails on the negation, `-1 / x` divides -1.
+node* parser::parse_unary() {
+  if (at(tok::minus)) {
+    // Each minus nests: counted with the other nesting, so `- - ... 1` cannot outgrow the compiler's stack.
+    if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+    const std::uint32_t pos = lex_.cur().start;
+    advance();
+    node* n = make(op::neg, pos);
+    n->a = parse_unary();
+    --depth_;
+    return n;
+  }
+  return parse_postfix_term();
+}
+
+node* parser::parse_postfix_term() { return parse_postfix(parse_primary()); }
+
+node* parser::parse_postfix(node* t) {
+  for (;;) {
+    if (at(tok::field)) {
+      const std::uint32_t pos = lex_.cur().start;
+      node* key = make_literal(value::string(lex_.cur().text), pos);
+      advance();
+      t = index_node(t, key, pos);
+      if (at(tok::question)) {
+        t->opt = true;
+        advance();
+      }
+      continue;
+    }
+    if (at(tok::dot)) {
+      // Term '.' String, Term '.' '[' ... ']'
+      const std::uint32_t pos = lex_.cur().start;
+      advance();
+      if (at(tok::quote)) {
+        node* key = parse_string("text", lex_.cur().start);
+        t = index_node(t, key, pos);
+        if (at(tok::question)) {
+          t->opt = true;
+          advance();
+        }
+        continue;
+      }
+      if (!at(tok::lbracket)) unexpected();
+      // fall through to the bracket suffix
+    }
+    if (at(tok::lbracket)) {
+      const bracket b(*this);
+      const std::uint32_t pos = lex_.cur().start;
+      advance();
+      node* n;
+      if (at(tok::rbracket)) {
+        advance();
+        n = make(op::iterate, pos);
+        n->a = t;
+      } else if (at(tok::colon)) {
+        advance();
+        n = make(op::slice, pos);
+        n->a = t;
+        n->c = parse_pipe();
+        expect(tok::rbracket, "'|' or ',' or ']'");
+      } else {
+        node* e = parse_pipe();
+        if (at(tok::colon)) {
+          advance();
+          n = make(op::slice, pos);
+          n->a = t;
+          n->b = e;
+          if (!at(tok::rbracket)) n->c = parse_pipe();
+          expect(tok::rbracket, "'|' or ',' or ']'");
+        } else {
+          expect(tok::rbracket, "'|' or ',' or ':' or ']'");
+          n = index_node(t, e, pos);
+        }
+      }
+      n->end = prev_end_;
+      if (at(tok::question)) {
+        n->opt = true;
+        advance();
+      }
+      t = n;
+      continue;
+    }
+    if (at(tok::question)) {
+      const std::uint32_t pos = lex_.cur().start;
+      advance();
+      node* n = make(op::try_, pos);
+      n->a = t;
+      t = n;
+      continue;
+    }
+    return t;
+  }
+}
+
+node* parser::parse_try_body() { return parse_unary(); }
+
+node* parser::parse_primary() {
+  if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+  const token& t = lex_.cur();
+  const std::uint32_t pos = t.start;
+  node* result = nullptr;
+  switch (t.t) {
+    case tok::dot: {
+      advance();
+      if (at(tok::quote)) {
+        node* key = parse_string("text", lex_.cur().start);
+        result = index_node(make(op::identity, pos), key, pos);
+        if (at(tok::question)) {
+          result->opt = true;
+          advance();
+        }
+      } else {
+        result = make(op::identity, pos);
+      }
+      break;
+    }
+    case tok::dotdot:
+      advance();
+      result = make(op::recurse, pos);
+      break;
+    case tok::field: {
+      node* key = make_literal(value::string(t.text), pos);
+      advance();
+      result = index_node(make(op::identity, pos), key, pos);
+      result->end = prev_end_;
+      if (at(tok::question)) {
+        result->opt = true;
+        advance();
+      }
+      break;
+    }
+    case tok::number: {
+      value v = number_constant(t.text, t.num);
+      advance();
+      result = make_literal(std::move(v), pos);
+      break;
+    }
+    case tok::quote: result = parse_string("text", pos); break;
+    case tok::format: {
+      std::string fmt = t.text;
+      advance();
+      if (at(tok::quote)) {
+        result = parse_string(fmt, lex_.cur().start);
+      } else {
+        result = make(op::format, pos);
+        result->name = fmt;
+        result->end = prev_end_;
+      }
+      break;
+    }
+    case tok::lparen: {
+      const bracket b(*this);
+      advance();
+      result = parse_pipe();
+      expect(tok::rparen, "'|' or ',' or ')'");
+      break;
+    }
+    case tok::lbracket: {
+      const bracket b(*this);
+      advance();
+      result = make(op::array, pos);
+      if (!at(tok::rbracket)) {
+        result->a = parse_pipe();
+        expect(tok::rbracket, "'|' or ',' or ']'");
+      } else {
+        advance();
+      }
+      break;
+    }
+    case tok::lbrace: {
+      const bracket b(*this);
+      result = parse_object();
+      break;
+    }
+    case tok::variable: {
+      result = make(op::var, pos);
+      result->name = t.text;
+      advance();
+      result->end = prev_end_;
+      break;
+    }
+    case tok::kw_loc:
+      advance();
+      result = loc_literal(pos);
+      break;
+    case tok::ident: {
+      std::string name = t.text;
+      advance();
+      if (name == "true" || name == "false" || name == "null") {
+        if (!at(tok::lparen)) {
+          result = make_literal(name == "null" ? value::null() : value::boolean(name == "true"), pos);
+          break;
+        }
+      }
+      result = make(op::call, pos);
+      result->name = std::move(name);
+      result->end = prev_end_;
+      if (at(tok::lparen)) {
+        advance();
+        for (;;) {
+          result->args.push_back(parse_pipe());
+          if (at(tok::semicolon)) {
+            advance();
+            continue;
+          }
+          expect(tok::rparen, "';' or ')'");
+          break;
+        }
+      }
+      break;
+    }
+    case tok::kw_reduce:
+    case tok::kw_foreach: {
+      const bool is_reduce = t.t == tok::kw_reduce;
+      advance();
+      result = make(is_reduce ? op::reduce : op::foreach, pos);
+      // jq 1.8 takes the whole expression before `as` as the source (`foreach .[] / .[] as $i`, `reduce -.[] as`).
+      result->a = parse_binary(1);
+      expect(tok::kw_as);
+      parse_patterns(result->patterns);
+      expect(tok::lparen, "'('");
+      result->b = parse_pipe();
+      expect(tok::semicolon, "'|' or ',' or ';'");
+      result->c = parse_pipe();
+      if (!is_reduce && at(tok::semicolon)) {
+        advance();
+        result->d = parse_pipe();
+        expect(tok::rparen, "'|' or ',' or ')'");
+      } else {
+        expect(tok::rparen, is_reduce ? "'|' or ',' or ')'" : "'|' or ',' or ';' or ')'");
+      }
+      break;
+    }
+    case tok::kw_if: {
+      advance();
+      result = make(op::if_, pos);
+      result->a = parse_pipe();
+      expect(tok::kw_then, "then or '|' or ','");
+      const int brackets = brackets_;
+      try {
+        result->b = parse_pipe();
+        node* tail = result;
+        for (;;) {
+          if (at(tok::kw_elif)) {
+            const std::uint32_t epos = lex_.cur().start;
+            advance();
+            node* e = make(op::if_, epos);
+            e->a = parse_pipe();
+            expect(tok::kw_then, "then or '|' or ','");
+            e->b = parse_pipe();
+            tail->c = e;
+            tail = e;
+            continue;
+          }
+          if (at(tok::kw_else)) {
+            advance();
+            tail->c = parse_pipe();
+            expect(tok::kw_end, "end or '|' or ','");
+            break;
+          }
+          if (at(tok::kw_end)) {
+            advance();
+            break;
+          }
+          unexpected();
+        }
+      } catch (compile_error& e) {
+        unterminated(e, brackets, "if", pos);
+        throw;
+      }
+      break;
+    }
+    case tok::kw_try: {
+      advance();
+      result = make(op::try_, pos);
+      result->a = parse_try_body();
+      if (at(tok::kw_catch)) {
+        advance();
+        const int brackets = brackets_;
+        try {
+          result->b = parse_try_body();
+        } catch (compile_error& e) {
+          unterminated(e, brackets, "try", pos);
+          throw;
+        }
+      }
+      break;
+    }
+    case tok::kw_break: {
+      advance();
+      if (!at(tok::variable)) {
+        // jq: bison's syntax error, then its rule `BREAK error`.
+        const token& t = lex_.cur();
+        std::uint32_t end = t.t == tok::invalid ? t.start + 1 : t.end, eof_start = 0;
+        if (t.t == tok::eof) eof_span(eof_start, end);
+        try {
+          unexpected("BINDING");
+        } catch (compile_error& e) {
+          compile_error m;
+          m.message = "break requires a label to break to";
+          locate(lex_.source(), pos, m.line, m.column, m.source_line);
+          m.length = std::max(1, std::min(static_cast<int>(end - pos), static_cast<int>(m.source_line.size()) - m.column + 1));
+          m.file = e.file;
+          e.more.push_back(std::move(m));
+          throw;
+        }
+      }
+      result = make(op::brk, pos);
+      result->name = lex_.cur().text;
+      advance();
+      result->end = prev_end_;
+      break;
+    }
+    default: unexpected();
+  }
+  --depth_;
+  return result;
+}
+
+node* parser::parse_string(const std::string& format, std::uint32_t start) {
+  // cur() is the opening quote; the lexer stands right after it.
+  std::vector<node*> parts;
+  std::string text;
+  bool any_interp = false;
+  std::uint32_t seg_start = lex_.pos();
+  for (;;) {
+    const piece p = lex_.string_piece(text);
+    if (p == piece::error) {
+      if (lex_.error() == "unterminated string") {
+        compile_error e;
+        e.message = "syntax error, unexpected end of file, expecting QQSTRING_TEXT or QQSTRING_INTERP_START or "
+                    "QQSTRING_END";
+        locate(lex_.source(), seg_start, e.line, e.column, e.source_line);
+        e.length = static_cast<int>(lex_.error_end() - seg_start);
+        e.length = std::max(1, std::min(e.length, static_cast<int>(e.source_line.size()) - e.column + 1));
+        throw e;
+      }
+      fail_at(lex_.error_start(), lex_.error_end(), lex_.error());
+    }
+    if (p == piece::end) {
+      if (!text.empty() || parts.empty()) {
+        node* lit = make_literal(value::string(std::move(text)), start);
+        lit->sub = 1;  // literal text: formats do not apply to it
+        parts.push_back(lit);
+        text.clear();
+      }
+      const std::uint32_t quote_end = lex_.pos();
+      advance();  // the token after the closing quote
+      // The last token consumed is the closing quote (jq's QQSTRING_END), not the last token lexed before it.
+      prev_start_ = quote_end - 1;
+      prev_end_ = quote_end;
+      break;
+    }
+    // p == interp
+    any_interp = true;
+    if (!text.empty()) {
+      node* lit = make_literal(value::string(std::move(text)), start);
+      lit->sub = 1;
+      parts.push_back(lit);
+      text.clear();
+    }
+    lex_.push_open('(');
+    advance();
+    node* e = parse_pipe();
+    if (!at(tok::rparen)) unexpected("QQSTRING_INTERP_END or '|' or ','");
+    parts.push_back(e);
+    seg_start = lex_.pos();
+  }
+  if (!any_interp) {
+    node* lit = parts.front();
+    lit->sub = 0;
+    lit->pos = start;
+    return lit;
+  }
+  node* n = make(op::interp, start);
+  n->args = std::move(parts);
+  n->name = format;
+  return n;
+}
+
+}  // namespace jview::filter

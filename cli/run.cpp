@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "cli/exit_code.hpp"
+#include "cli/progress.hpp"
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
 #include "cli/stream_events.hpp"
@@ -62,6 +63,7 @@ class input_stream final : public filter::input_provider {
           } else {
             holder_->keep = reader_->source_keepalive();
           }
+          progress_bytes(reader_->bytes_consumed());
           return holder_;
         case value_reader::status::end:
           close_reader();
@@ -95,7 +97,10 @@ class input_stream final : public filter::input_provider {
     for (;;) {
       if (!reader_ && !open_next()) return false;
       bool nl = false;
-      if (reader_->read_line(line, nl)) return true;
+      if (reader_->read_line(line, nl)) {
+        progress_bytes(reader_->bytes_consumed());
+        return true;
+      }
       close_reader();
     }
   }
@@ -163,6 +168,7 @@ class input_stream final : public filter::input_provider {
       }
       r->set_before_block([](void* ctx) { static_cast<output_buffer*>(ctx)->flush(); }, &out_);
       r->set_record_separators(o_.seq);
+      r->set_read_counter(progress_read_counter());
       name_ = r->name();
       opened_ = true;
       finished_.reset();
@@ -173,6 +179,7 @@ class input_stream final : public filter::input_provider {
   }
   void close_reader() {
     // Kept, not counted: only an error or input_line_number after the last input asks for its lines.
+    progress_file_done(reader_->bytes_consumed());
     finished_ = std::move(reader_);
   }
   void io_failed() {
@@ -196,7 +203,7 @@ class input_stream final : public filter::input_provider {
     std::string msg = "jview: error: " +
                       format_location_line(reader_->name(), loc, error_message(reader_->error().code)) + "\n" +
                       format_excerpt(loc);
-    std::fputs(msg.c_str(), stderr);
+    write_stderr(msg);
     status_ = std::max(status_, static_cast<int>(exit_runtime));
   }
 
@@ -304,8 +311,7 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
 
 }  // namespace
 
-int run_jq(const options& o) {
-  // Compile first: a compile error must not consume input.
+std::unique_ptr<filter::program> compile_program(const options& o, int& status) {
   filter::compile_options copts;
   copts.string_args = o.string_args;
   copts.json_args = o.json_args;
@@ -316,20 +322,21 @@ int run_jq(const options& o) {
     const char* eq = std::strchr(*e, '=');
     if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
   }
+  status = exit_usage;
   for (const auto& [name, path] : o.raw_files) {
     std::string text;
-    if (!read_file_text(path, text, name)) return exit_usage;
+    if (!read_file_text(path, text, name)) return nullptr;
     copts.string_args.emplace_back(name, std::move(text));
   }
   for (const auto& [name, path] : o.slurp_files) {
     std::string json;
-    if (!slurp_file_json(name, path, o.parse, json)) return exit_usage;
+    if (!slurp_file_json(name, path, o.parse, json)) return nullptr;
     copts.json_args.emplace_back(name, std::move(json));
   }
   std::string source = o.filter;
   if (!o.from_file.empty()) {
     source.clear();
-    if (!read_file_text(o.from_file, source)) return exit_usage;
+    if (!read_file_text(o.from_file, source)) return nullptr;
   }
   std::unique_ptr<filter::program> prog;
   try {
@@ -339,11 +346,21 @@ int run_jq(const options& o) {
     if (!e.bad_json_option.empty()) {
       eprint("jview: invalid JSON text passed to --{}\nUse jview --help for help with command-line options.\n",
              e.bad_json_option);
-      return exit_usage;
+      return nullptr;
     }
     write_stderr(format_compile_error(e));
-    return exit_compile;
+    status = exit_compile;
+    return nullptr;
   }
+  status = exit_ok;
+  return prog;
+}
+
+int run_jq(const options& o) {
+  // Compile first: a compile error must not consume input.
+  int compiled = exit_ok;
+  const std::unique_ptr<filter::program> prog = compile_program(o, compiled);
+  if (!prog) return compiled;
 
   fd_sink sink;
   output_buffer out(&fd_sink::write, &sink);
@@ -356,6 +373,7 @@ int run_jq(const options& o) {
   }
   writer w(out, wo);
   input_stream inputs(o, out);
+  progress_meter meter(o, o.files, progress_unit::bytes);  // (stopped before the end: end_process exits)
 
   bool any_output = false, last_truthy = true;
   int status = exit_ok;
@@ -394,7 +412,7 @@ int run_jq(const options& o) {
   };
   cb.stderr_out = [&](std::string_view text) {
     out.flush();
-    std::fwrite(text.data(), 1, text.size(), stderr);
+    write_stderr(text);
   };
 
   auto run_one = [&](const filter::value& input) -> bool {
@@ -463,6 +481,7 @@ int run_jq(const options& o) {
       v = filter::value();
     }
   }
+  meter.stop();
   out.flush();
   if (!sink.error.empty()) {
     eprint("jview: error: writing output: {}\n", sink.error);

@@ -1,5 +1,5 @@
 // cli/sink.cpp: write(2) with retries; EPIPE marks the sink broken (quiet stop), other errors are kept. And the
-// diagnostics that never throw.
+// diagnostics that never throw. Writes that reach a terminal pause the progress line (cli/progress.hpp) first.
 #include "cli/sink.hpp"
 
 #include <errno.h>
@@ -8,13 +8,21 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <optional>
 
+#include "cli/progress.hpp"
 #include "core/output.hpp"
 
 namespace jview::cli {
 
 bool fd_sink::write(void* ctx, const char* data, std::size_t len) {
   auto* s = static_cast<fd_sink*>(ctx);
+  // Output to a file or a pipe leaves the line alone: pausing it at each chunk would keep it off the screen.
+  std::optional<output_pause> pause;
+  if (progress_running()) {
+    if (s->terminal < 0) s->terminal = isatty(s->fd);
+    if (s->terminal != 0) pause.emplace();
+  }
   while (len > 0) {
     ssize_t r = ::write(s->fd, data, len);
     if (r < 0) {
@@ -62,11 +70,19 @@ void write_whole_on_fault() noexcept {
 }
 
 void write_stderr(std::string_view text) noexcept {
-  if (!text.empty()) (void)std::fwrite(text.data(), 1, text.size(), stderr);
+  if (text.empty()) return;
+  const output_pause pause;
+  (void)std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 void write_stdout(std::string_view text) noexcept {
-  if (!text.empty()) (void)std::fwrite(text.data(), 1, text.size(), stdout);
+  if (text.empty()) return;
+  if (!progress_running() || isatty(1) == 0) {
+    (void)std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  const output_pause pause;  // (a terminal's stdout is line-buffered: whole lines are written here)
+  (void)std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 }  // namespace jview::cli

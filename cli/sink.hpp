@@ -16,6 +16,7 @@ namespace jview::cli {
 
 struct fd_sink {
   int fd = 1;
+  int terminal = -1;  // isatty(fd), asked at the first write (-1: not yet)
   bool broken_pipe = false;
   std::string error;  // strerror text of the first failed write
   // output_buffer::flush_fn: retries short writes and EINTR.

@@ -394,6 +394,7 @@ bool value_reader::fill() {
     }
     len_ += static_cast<std::size_t>(r);
     got = true;
+    if (read_counter_ != nullptr) read_counter_->fetch_add(static_cast<std::uint64_t>(r), std::memory_order_relaxed);
     if (!regular_ || len_ == d.cap) return true;  // a regular file fills the buffer (its reads may come short)
   }
 }

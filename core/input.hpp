@@ -6,6 +6,7 @@
 // cheap incremental scan finds value boundaries, so a slow producer's values are printed at once and nothing is
 // parsed twice).
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -49,6 +50,9 @@ class value_reader {
     before_block_ = fn;
     before_block_ctx_ = ctx;
   }
+  // Adds the bytes of each read() from the input (a stream's or a large file's chunks; not a mapped or whole-read
+  // file's) to *counter, for a progress line drawn by another thread (relaxed adds: a count, no synchronisation).
+  void set_read_counter(std::atomic<std::uint64_t>* counter) noexcept { read_counter_ = counter; }
   // Reads from an already open descriptor (not closed by the reader).
   void open_fd(int fd, std::string name);
   const std::string& name() const noexcept { return name_; }
@@ -73,6 +77,8 @@ class value_reader {
   }
   // Keeps the bytes the last document points into alive (give it to whoever keeps views past the next call).
   std::shared_ptr<source_bytes> source_keepalive() const { return keep_; }
+  // How far the reader has got: the bytes of the input before the next unparsed one (for a progress line).
+  std::uint64_t bytes_consumed() const noexcept { return base_offset_ + pos_; }
   // The 1-based line the reader has reached (for jq's "error (at FILE:LINE)" messages).
   std::uint64_t current_line() const;
   // Lines as jq counts them after a value (jq reads whole lines: the newlines of every line read so far, the
@@ -99,6 +105,7 @@ class value_reader {
   parser parser_;
   void (*before_block_)(void*) = nullptr;
   void* before_block_ctx_ = nullptr;
+  std::atomic<std::uint64_t>* read_counter_ = nullptr;  // set_read_counter
   std::string name_;
   int fd_ = -1;
   bool own_fd_ = false;

@@ -8,7 +8,7 @@ CMAKE      ?= cmake
 
 BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
 TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev
-BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils
+BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils python3-matplotlib
 ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
 .PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm test-numbers fuzz bench clean

@@ -201,16 +201,18 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
                "replace invalid UTF-8 in strings by U+FFFD (jq's behaviour) instead of failing");
   flag("--strict", o.parse.single_value,
                "each input must be exactly one JSON text (RFC 8259): no value, or a second one, is an error");
-  flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN line per invalid file");
+  flag("--check", o.check, "validate JSON files: a FILE:LINE:COLUMN: error: line per problem (--check-format)");
   flag("--utf8", o.utf8, "validate any files as strict UTF-8");
   flag("--check-formatted", o.check_formatted,
        "list the files whose bytes differ from what `jview .` with these output options writes");
   if (CLI::Option* opt = option("--check-format", p.check_format,
-                                "plain (FILE:LINE:COLUMN: error: ...), github (workflow commands) or json "
-                                "(one object a line); columns count characters"))
+                                "how --check, --utf8, --check-formatted write problems: plain (FILE:LINE:COLUMN: error: "
+                                "MESSAGE), github (::error workflow commands) or json (an object a line); columns "
+                                "count characters, not bytes"))
     opt->check(CLI::IsMember({"plain", "github", "json"}));
   short_bool("-i,--in-place", "rewrite each FILE with the program's output for it (exactly one value)");
-  CLI::Option* progress_opt = flag("--progress", p.progress_on, "show a progress line on stderr");
+  CLI::Option* progress_opt = flag("--progress", p.progress_on,
+                                   "show a progress line on stderr (by default: on a terminal, for long runs)");
   CLI::Option* no_progress_opt = flag("--no-progress", p.progress_off, "never show the progress line");
   flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
   flag("--force-ssse3", o.force_ssse3,

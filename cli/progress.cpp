@@ -12,9 +12,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "cli/options.hpp"
+#include "cli/sink.hpp"
 
 namespace jview::cli {
 
@@ -48,6 +50,9 @@ struct progress_state {
   std::recursive_mutex m;
   std::condition_variable_any cv;
   bool stopping = false;
+  // A stream of unknown size (automatic mode) starts the thread only once it has given k_large_input bytes: most
+  // are short (`curl ... | jview .` on a terminal), and need no thread.
+  bool deferred = false;
   bool shown = false;  // the line is on the terminal
   std::thread thread;
 };
@@ -159,6 +164,19 @@ void timer_loop(progress_state* s) {
   erase(*s);
 }
 
+// The terminal write hooks (cli/sink.hpp): the line is erased before text goes to the terminal and stays off until
+// it has been written; the main thread writes, and alone sets g_meter, so begin and end see the same meter.
+void pause_begin() noexcept {
+  if (progress_state* s = g_meter.load(std::memory_order_acquire)) {
+    s->m.lock();
+    erase(*s);
+  }
+}
+void pause_end() noexcept {
+  if (progress_state* s = g_meter.load(std::memory_order_acquire)) s->m.unlock();
+}
+constexpr terminal_write_hooks k_pause_hooks{pause_begin, pause_end};
+
 }  // namespace
 
 progress_meter::progress_meter(const options& o, const std::vector<std::string>& files, progress_unit unit) {
@@ -182,8 +200,16 @@ progress_meter::progress_meter(const options& o, const std::vector<std::string>&
   if (files.empty()) add("-");
   for (const std::string& f : files) add(f);
   if (!s->forced && unit == progress_unit::bytes && s->total_known && s->total_bytes < k_large_input) return;
-  s->thread = std::thread(timer_loop, s.get());
+  s->deferred = !s->forced && unit == progress_unit::bytes && !s->total_known;
+  if (!s->deferred) {
+    try {
+      s->thread = std::thread(timer_loop, s.get());
+    } catch (const std::system_error&) {  // no thread to be had: no progress line, the run goes on
+      return;
+    }
+  }
   g_meter.store(s.get(), std::memory_order_release);
+  set_terminal_write_hooks(&k_pause_hooks);
   s_ = std::move(s);
 }
 
@@ -191,6 +217,7 @@ progress_meter::~progress_meter() { stop(); }
 
 void progress_meter::stop() noexcept {
   if (!s_) return;
+  set_terminal_write_hooks(nullptr);
   g_meter.store(nullptr, std::memory_order_release);
   {
     const std::lock_guard<std::recursive_mutex> lk(s_->m);
@@ -201,16 +228,22 @@ void progress_meter::stop() noexcept {
   s_.reset();
 }
 
-bool progress_running() noexcept { return g_meter.load(std::memory_order_relaxed) != nullptr; }
-
 std::atomic<std::uint64_t>* progress_read_counter() noexcept {
   progress_state* s = g_meter.load(std::memory_order_relaxed);
   return s != nullptr ? &s->read : nullptr;
 }
 
 void progress_bytes(std::uint64_t consumed_of_current_file) noexcept {
-  if (progress_state* s = g_meter.load(std::memory_order_relaxed))
+  if (progress_state* s = g_meter.load(std::memory_order_relaxed)) {
     s->consumed.store(consumed_of_current_file, std::memory_order_relaxed);
+    if (s->deferred && s->bytes() >= progress_meter::k_large_input) [[unlikely]] {
+      s->deferred = false;
+      try {
+        s->thread = std::thread(timer_loop, s);
+      } catch (const std::system_error&) {  // no thread to be had: no progress line, the run goes on
+      }
+    }
+  }
 }
 
 void progress_file_done(std::uint64_t bytes_of_file) noexcept {
@@ -221,16 +254,6 @@ void progress_file_done(std::uint64_t bytes_of_file) noexcept {
     s->base.store(s->base_main, std::memory_order_release);
     s->files.store(s->files.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
-}
-
-output_pause::output_pause() noexcept : s_(g_meter.load(std::memory_order_acquire)) {
-  if (s_ == nullptr) return;
-  s_->m.lock();
-  erase(*s_);
-}
-
-output_pause::~output_pause() {
-  if (s_ != nullptr) s_->m.unlock();
 }
 
 }  // namespace jview::cli

@@ -3,7 +3,8 @@
 // counters that the main thread stores (relaxed atomics, one store per value or block: nothing in the parser's or
 // the writer's loops), first after a second, then four times a second, and erases it at the end. Whatever the
 // process writes to stdout or stderr meanwhile goes through output_pause (cli/sink.cpp), which erases the line
-// first and keeps it off while the text is written; the next tick draws it again.
+// first and keeps it off while the text is written (cli/sink.hpp's terminal write hooks, which the meter sets);
+// the next tick draws it again.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -46,26 +47,10 @@ class progress_meter {
   std::unique_ptr<detail::progress_state> s_;
 };
 
-// Whether a meter runs (a relaxed load).
-bool progress_running() noexcept;
-
 // The running meter's count of bytes read, for value_reader::set_read_counter (nullptr without a meter).
 std::atomic<std::uint64_t>* progress_read_counter() noexcept;
 // The main thread's counters for the running meter (without one: a relaxed load and a branch).
 void progress_bytes(std::uint64_t consumed_of_current_file) noexcept;  // how far the current input has been read
 void progress_file_done(std::uint64_t bytes_of_file) noexcept;         // the current input is done
-
-// While alive, the progress line is off the terminal: erased if it was drawn, and not drawn again until the pause
-// ends. For text written to stdout or stderr while a meter runs (the sink's writes and diagnostics take one).
-class output_pause {
- public:
-  output_pause() noexcept;
-  ~output_pause();
-  output_pause(const output_pause&) = delete;
-  output_pause& operator=(const output_pause&) = delete;
-
- private:
-  detail::progress_state* s_;
-};
 
 }  // namespace jview::cli

@@ -191,14 +191,15 @@ class Runner:
         """The progress line (stderr a pseudo-terminal): it appears on a large input that takes more than a second
         (260 MiB through a pipe, then a pause), is erased at the end, and never shows when stderr is a file or with
         --no-progress; --progress shows it on a small input; --check over files shows files done of the total."""
-        big = [b"[1]", b" " * (1 << 20), 260, b"[2]"]
-        r = run_with_pty_stderr([self.jview, "-c", "."], big, env=self.env)
-        self.check("progress: a line on a large input", r[0] == 0 and r[1] == b"[1]\n[2]\n" and
+        line = b'{"a":1,"s":"' + b"x" * 1010 + b'"}\n'  # 1 KiB
+        big = [b'{"a":0}\n', line * 1024, 260, b'{"a":2}\n']  # 260 MiB of NDJSON, then a pause
+        r = run_with_pty_stderr([self.jview, "-c", "select(.a != 1)"], big, env=self.env)
+        self.check("progress: a line on a large input", r[0] == 0 and r[1] == b'{"a":0}\n{"a":2}\n' and
                    re.search(rb"\rjview: \d+\.\d MB read, \d+ MB/s, 0:0\d elapsed\x1b\[K", r[2]) is not None, repr(r)[:400])
         self.check("progress: the line is erased at the end", r[2].endswith(b"\r\x1b[K"), repr(r[2][-80:]))
-        r = run_with_pty_stderr([self.jview, "-c", "."], big, env=self.env, stderr_to_file=True)
+        r = run_with_pty_stderr([self.jview, "-c", "select(.a != 1)"], big, env=self.env, stderr_to_file=True)
         self.check("progress: none when stderr is a file", r[0] == 0 and r[2] == b"", repr(r[2][:200]))
-        r = run_with_pty_stderr([self.jview, "--no-progress", "-c", "."], big, env=self.env)
+        r = run_with_pty_stderr([self.jview, "--no-progress", "-c", "select(.a != 1)"], big, env=self.env)
         self.check("progress: none with --no-progress", r[0] == 0 and r[2] == b"", repr(r[2][:200]))
         small = [b"[1]", b" ", 1, b"[2]"]
         r = run_with_pty_stderr([self.jview, "-c", "."], small, env=self.env)
@@ -206,6 +207,9 @@ class Runner:
         r = run_with_pty_stderr([self.jview, "--progress", "-c", "."], small, env=self.env)
         self.check("progress: --progress shows it on a small input",
                    r[0] == 0 and re.search(rb"\rjview: 4 B read, .* elapsed\x1b\[K", r[2]) is not None, repr(r[2][:300]))
+        r = run_with_pty_stderr([self.jview, "--progress", "-c", "."], small, env=self.env, stderr_to_file=True)
+        self.check("progress: --progress to a file writes plain lines", r[0] == 0 and
+                   re.fullmatch(rb"jview: 4 B read, 0:0[12] elapsed\n", r[2]) is not None, repr(r[2][:300]))
         with tempfile.TemporaryDirectory() as tmp:
             files = []
             for i in range(3):

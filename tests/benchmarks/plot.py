@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""tests/benchmarks/plot.py: SVG charts of BUILD/bench.json (written by compare.py, which runs this at the end of
+`make bench`), for RESULTS.md and the README:
+
+  inprocess-parse.svg, inprocess-dump-compact.svg
+      per corpus file, the time of simdjson (DOM, reused), RapidJSON, Boost.JSON and nlohmann as a multiple of
+      jview's (document reused where both reuse); bars right of 1 are slower than jview. Log scale.
+  commands.svg
+      whole commands: the wall time of jq 1.6, jq 1.8 and gojq as a multiple of jview's, per command and file.
+  threads.svg
+      `jview-threads-N` rows (when a run has them): speed-up over one thread against N, one line per workload
+      and file. Left out when there are no such rows.
+
+Each chart is drawn from the rows that exist: an engine, a file or a whole chart without rows is left out and
+said so, never an error. Ratios, not absolute times, because the machines measured are shared and noisy (see
+RESULTS.md). The SVGs are reproducible (no date, fixed ids), text kept as text.
+
+  python3 tests/benchmarks/plot.py --bench build/bench.json --out build/plots
+
+Needs matplotlib (Debian: python3-matplotlib); without it says so and exits 0."""
+import argparse
+import json
+import os
+import sys
+
+# In-process charts: (workload, jview's engines in order of preference, competitors: (label, their engines in order
+# of preference)). A document reused by jview is compared with simdjson's reused parser where both exist.
+PARSERS = [("simdjson 3 DOM", ["simdjson-dom-reuse", "simdjson-dom"]), ("RapidJSON", ["rapidjson"]),
+           ("Boost.JSON 1.81", ["boost-json"]), ("nlohmann 3.11", ["nlohmann"])]
+INPROCESS = [("parse", ["jview-reuse", "jview"], PARSERS), ("dump-compact", ["jview-reuse", "jview"], PARSERS)]
+COMMAND_ENGINES = [("jq", "jq 1.6"), ("jq-1.8", "jq 1.8"), ("gojq", "gojq")]
+COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]
+
+
+def log(msg):
+    print("plot: " + msg, file=sys.stderr, flush=True)
+
+
+def subtitle(machine):
+    parts = [machine.get("cpu", "?"), "%s cores" % machine.get("cores", "?"), machine.get("compiler", ""),
+             machine.get("date", "")[:10], "load %s" % machine.get("load_average_at_start", "?")]
+    return ", ".join(p for p in parts if p)
+
+
+def usable(r):
+    return isinstance(r, dict) and isinstance(r.get("median_us"), (int, float)) and r["median_us"] > 0 \
+        and not r.get("timed_out") and all(isinstance(r.get(k), str) for k in ("file", "workload", "engine"))
+
+
+def ratio_chart(plt, groups, series, title, xlabel, machine, path):
+    """Horizontal grouped bars: groups = [(label, {engine: ratio})], series = [(engine, label)]; log x axis."""
+    series = [(e, l) for e, l in series if any(e in g for _, g in groups)]
+    if not groups or not series:
+        return False
+    bar = 0.8 / len(series)
+    height = max(2.5, 0.25 * len(groups) * max(1, len(series)) * 0.55 + 1.6)
+    fig, ax = plt.subplots(figsize=(9, height))
+    for i, (engine, label) in enumerate(series):
+        ys, xs = [], []
+        for j, (_, g) in enumerate(groups):
+            if engine in g:
+                ys.append(j + (i - (len(series) - 1) / 2) * bar)
+                xs.append(g[engine])
+        ax.barh(ys, xs, height=bar, left=0, color=COLORS[i % len(COLORS)], label=label)
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(groups)))
+    ax.set_yticklabels([label for label, _ in groups], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_title(title + "\n" + subtitle(machine), fontsize=10)
+    ax.grid(axis="x", which="both", linewidth=0.3, alpha=0.6)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None})
+    plt.close(fig)
+    return True
+
+
+def inprocess_charts(plt, rows, machine, out):
+    made = []
+    for workload, refs, competitors in INPROCESS:
+        by_file = {}
+        for r in rows:
+            if r["workload"] == workload and not r["file"].startswith("cmd-"):
+                by_file.setdefault(r["file"], {})[r["engine"]] = r["median_us"]
+        groups = []
+        for f in sorted(by_file, key=str.lower):
+            engines = by_file[f]
+            ref = next((e for e in refs if e in engines), None)
+            if ref is None:
+                continue
+            g = {}
+            for label, candidates in competitors:
+                engine = next((e for e in candidates if e in engines), None)
+                if engine is not None:
+                    g[label] = engines[engine] / engines[ref]
+            if g:
+                groups.append((f, g))
+        name = "inprocess-%s.svg" % workload
+        series = [(label, label) for label, _ in competitors]
+        if ratio_chart(plt, groups, series, "%s: time as a multiple of jview's (per corpus file)" % workload,
+                       "time / jview's time (log scale; right of 1: slower than jview)", machine,
+                       os.path.join(out, name)):
+            made.append(name)
+        else:
+            log("no %s rows with jview and another parser: %s left out" % (workload, name))
+    return made
+
+
+def command_label(r):
+    """`-c .user.login` from the displayed command `build/jview -c .user.login FILE`; else the workload."""
+    cmd = r.get("command")
+    if not isinstance(cmd, str) or " " not in cmd:
+        return r["workload"][4:]
+    words = cmd.split(" ")[1:]
+    if words and words[-1] in ("(read)",):
+        words = words[:-1]
+    text = " ".join(words)
+    text = text.split(" | (read)")[0].split(" > /dev/null")[0]
+    return text.rsplit(" ", 1)[0] if " " in text else text
+
+
+def commands_chart(plt, rows, machine, out):
+    by_group = {}
+    for r in rows:
+        if r["workload"].startswith("cmd-"):
+            by_group.setdefault((r["workload"], r["file"]), {})[r["engine"]] = r
+    groups = []
+    for (workload, f), engines in sorted(by_group.items()):
+        jv = engines.get("jview")
+        if jv is None:
+            continue
+        g = {e: engines[e]["median_us"] / jv["median_us"] for e, _ in COMMAND_ENGINES if e in engines}
+        if g:
+            label = command_label(jv)
+            if len(label) > 46:
+                label = label[:45] + "…"
+            groups.append(("%s  (%s)" % (label, f), g))
+    name = "commands.svg"
+    if ratio_chart(plt, groups, COMMAND_ENGINES, "Whole commands: wall time as a multiple of jview's",
+                   "time / jview's time (log scale)", machine, os.path.join(out, name)):
+        return [name]
+    log("no whole-command rows with jview and jq or gojq: %s left out" % name)
+    return []
+
+
+def threads_chart(plt, rows, machine, out):
+    series = {}
+    for r in rows:
+        e = r["engine"]
+        if e.startswith("jview-threads-"):
+            try:
+                n = int(e[len("jview-threads-"):])
+            except ValueError:
+                continue
+            series.setdefault((r["workload"], r["file"]), {})[n] = r["median_us"]
+    series = {k: v for k, v in series.items() if 1 in v and len(v) > 1}
+    if not series:
+        log("no jview-threads-N rows (with N = 1 and another): threads.svg left out")
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    top = 1
+    for i, ((workload, f), times) in enumerate(sorted(series.items())):
+        ns = sorted(times)
+        ax.plot(ns, [times[1] / times[n] for n in ns], marker="o", color=COLORS[i % len(COLORS)],
+                label="%s, %s" % (workload, f))
+        top = max(top, ns[-1])
+    ax.plot([1, top], [1, top], linestyle=":", color="gray", label="linear")
+    ax.set_xlabel("threads (--threads N)")
+    ax.set_ylabel("speed-up over one thread")
+    ax.set_title("Threads scaling\n" + subtitle(machine), fontsize=10)
+    ax.grid(linewidth=0.3, alpha=0.6)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "threads.svg"), metadata={"Date": None})
+    plt.close(fig)
+    return ["threads.svg"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bench", default="build/bench.json", help="bench.json to read")
+    ap.add_argument("--out", default=None, help="directory for the SVGs (default: plots/ beside bench.json)")
+    args = ap.parse_args()
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("matplotlib is not installed (Debian: python3-matplotlib): no charts")
+        return 0
+    plt.rcParams["svg.hashsalt"] = "jview"  # fixed element ids: the same data give the same file
+    plt.rcParams["svg.fonttype"] = "none"   # text as text (smaller, searchable)
+    try:
+        with open(args.bench) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        log("cannot read %s: %s" % (args.bench, e))
+        return 1
+    rows = [r for r in data.get("rows", []) if usable(r)] if isinstance(data, dict) else []
+    machine = data.get("machine", {}) if isinstance(data, dict) and isinstance(data.get("machine"), dict) else {}
+    out = args.out or os.path.join(os.path.dirname(os.path.abspath(args.bench)), "plots")
+    os.makedirs(out, exist_ok=True)
+    made = inprocess_charts(plt, rows, machine, out) + commands_chart(plt, rows, machine, out) + \
+        threads_chart(plt, rows, machine, out)
+    log("wrote %s in %s" % (", ".join(made) if made else "no chart", out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

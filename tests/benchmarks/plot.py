@@ -3,8 +3,9 @@
 `make bench`), for RESULTS.md and the README:
 
   inprocess-parse.svg, inprocess-dump-compact.svg
-      per corpus file, the time of simdjson (DOM, reused), RapidJSON, Boost.JSON and nlohmann as a multiple of
-      jview's (document reused where both reuse); bars right of 1 are slower than jview. Log scale.
+      per corpus file, the time of simdjson's DOM, RapidJSON, Boost.JSON and nlohmann as a multiple of jview's
+      (fresh documents; and simdjson's reused DOM against jview's reused document); bars right of 1 are slower
+      than jview. Log scale.
   commands.svg
       whole commands: the wall time of jq 1.6, jq 1.8 and gojq as a multiple of jview's, per command and file.
   threads.svg
@@ -23,11 +24,13 @@ import json
 import os
 import sys
 
-# In-process charts: (workload, jview's engines in order of preference, competitors: (label, their engines in order
-# of preference)). A document reused by jview is compared with simdjson's reused parser where both exist.
-PARSERS = [("simdjson 3 DOM", ["simdjson-dom-reuse", "simdjson-dom"]), ("RapidJSON", ["rapidjson"]),
-           ("Boost.JSON 1.81", ["boost-json"]), ("nlohmann 3.11", ["nlohmann"])]
-INPROCESS = [("parse", ["jview-reuse", "jview"], PARSERS), ("dump-compact", ["jview-reuse", "jview"], PARSERS)]
+# In-process charts: each competitor as (label, engine, jview's engine it is compared with). The adapters of
+# RapidJSON, Boost.JSON and nlohmann build a fresh document per value, as `jview` and `simdjson-dom` do; the
+# `-reuse` engines parse into the same document again and are compared with each other.
+PARSERS = [("simdjson 3 DOM, both reusing the document", "simdjson-dom-reuse", "jview-reuse"),
+           ("simdjson 3 DOM", "simdjson-dom", "jview"), ("RapidJSON", "rapidjson", "jview"),
+           ("Boost.JSON 1.81", "boost-json", "jview"), ("nlohmann 3.11", "nlohmann", "jview")]
+INPROCESS = ["parse", "dump-compact"]
 COMMAND_ENGINES = [("jq", "jq 1.6"), ("jq-1.8", "jq 1.8"), ("gojq", "gojq")]
 COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c"]
 
@@ -37,8 +40,8 @@ def log(msg):
 
 
 def subtitle(machine):
-    parts = [machine.get("cpu", "?"), "%s cores" % machine.get("cores", "?"), machine.get("compiler", ""),
-             machine.get("date", "")[:10], "load %s" % machine.get("load_average_at_start", "?")]
+    parts = [machine.get("cpu", "?"), "%s cores" % machine.get("cores", "?"), machine.get("date", "")[:10],
+             "load average %s at the start" % machine.get("load_average_at_start", "?").split(" ")[0]]
     return ", ".join(p for p in parts if p)
 
 
@@ -61,8 +64,16 @@ def ratio_chart(plt, groups, series, title, xlabel, machine, path):
             if engine in g:
                 ys.append(j + (i - (len(series) - 1) / 2) * bar)
                 xs.append(g[engine])
-        ax.barh(ys, xs, height=bar, left=0, color=COLORS[i % len(COLORS)], label=label)
+        # From 1 (jview's time) to the ratio: right of the line slower than jview, left of it faster.
+        ax.barh(ys, [x - 1 for x in xs], height=bar, left=1, color=COLORS[i % len(COLORS)], label=label)
     ax.set_xscale("log")
+    values = [x for _, g in groups for x in g.values()]
+    lo, hi = min(values + [1.0]), max(values + [1.0])
+    ax.set_xlim(lo / 1.25, hi * 1.25)
+    ticks = [t for t in (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if lo / 1.25 <= t <= hi * 1.25]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(["%gx" % t for t in ticks])
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(groups)))
     ax.set_yticklabels([label for label, _ in groups], fontsize=8)
@@ -79,27 +90,20 @@ def ratio_chart(plt, groups, series, title, xlabel, machine, path):
 
 def inprocess_charts(plt, rows, machine, out):
     made = []
-    for workload, refs, competitors in INPROCESS:
+    for workload in INPROCESS:
         by_file = {}
         for r in rows:
-            if r["workload"] == workload and not r["file"].startswith("cmd-"):
+            if r["workload"] == workload:
                 by_file.setdefault(r["file"], {})[r["engine"]] = r["median_us"]
         groups = []
         for f in sorted(by_file, key=str.lower):
             engines = by_file[f]
-            ref = next((e for e in refs if e in engines), None)
-            if ref is None:
-                continue
-            g = {}
-            for label, candidates in competitors:
-                engine = next((e for e in candidates if e in engines), None)
-                if engine is not None:
-                    g[label] = engines[engine] / engines[ref]
+            g = {label: engines[e] / engines[ref] for label, e, ref in PARSERS if e in engines and ref in engines}
             if g:
                 groups.append((f, g))
         name = "inprocess-%s.svg" % workload
-        series = [(label, label) for label, _ in competitors]
-        if ratio_chart(plt, groups, series, "%s: time as a multiple of jview's (per corpus file)" % workload,
+        series = [(label, label) for label, _, _ in PARSERS]
+        if ratio_chart(plt, groups, series, "In process, %s: time as a multiple of jview's" % workload,
                        "time / jview's time (log scale; right of 1: slower than jview)", machine,
                        os.path.join(out, name)):
             made.append(name)
@@ -109,25 +113,28 @@ def inprocess_charts(plt, rows, machine, out):
 
 
 def command_label(r):
-    """`-c .user.login` from the displayed command `build/jview -c .user.login FILE`; else the workload."""
+    """The program's arguments without the program and the file: `-c .user.login` from the displayed command
+    `build/jview -c .user.login FILE | (read)`; `--check` / `--utf8` for those rows (they name many files)."""
+    if r["workload"] in ("cmd-check", "cmd-utf8"):
+        return "--" + r["workload"][4:]
     cmd = r.get("command")
-    if not isinstance(cmd, str) or " " not in cmd:
+    if not isinstance(cmd, str):
         return r["workload"][4:]
-    words = cmd.split(" ")[1:]
-    if words and words[-1] in ("(read)",):
-        words = words[:-1]
-    text = " ".join(words)
-    text = text.split(" | (read)")[0].split(" > /dev/null")[0]
-    return text.rsplit(" ", 1)[0] if " " in text else text
+    for tail in (" | (read)", " > /dev/null"):
+        if cmd.endswith(tail):
+            cmd = cmd[:-len(tail)]
+    words = cmd.split(" ")
+    return " ".join(words[1:-1]) if len(words) > 2 else r["workload"][4:]
 
 
 def commands_chart(plt, rows, machine, out):
-    by_group = {}
+    by_group = {}  # in the order compare.py ran them, file by file
     for r in rows:
         if r["workload"].startswith("cmd-"):
-            by_group.setdefault((r["workload"], r["file"]), {})[r["engine"]] = r
+            by_group.setdefault((r["file"], r["workload"]), {})[r["engine"]] = r
+    files = list(dict.fromkeys(f for f, _ in by_group))
     groups = []
-    for (workload, f), engines in sorted(by_group.items()):
+    for (f, workload), engines in sorted(by_group.items(), key=lambda kv: files.index(kv[0][0])):
         jv = engines.get("jview")
         if jv is None:
             continue
@@ -136,7 +143,7 @@ def commands_chart(plt, rows, machine, out):
             label = command_label(jv)
             if len(label) > 46:
                 label = label[:45] + "…"
-            groups.append(("%s  (%s)" % (label, f), g))
+            groups.append(("%s  (%s)" % (label.replace("$", r"\$"), f), g))  # ($: no mathtext)
     name = "commands.svg"
     if ratio_chart(plt, groups, COMMAND_ENGINES, "Whole commands: wall time as a multiple of jview's",
                    "time / jview's time (log scale)", machine, os.path.join(out, name)):

@@ -96,7 +96,8 @@ std::uint64_t check_one(const std::string& file, const options& o, const write_o
   const int fd = file == "-" ? ::dup(0) : ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
   if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    report.unreadable(reader.name(), fd < 0 ? std::strerror(errno) : "not a regular file (the comparison reads it twice)");
+    report.unreadable(reader.name(),
+                      fd < 0 ? std::strerror(errno) : "not a regular file (the comparison reads it twice)");
     if (fd >= 0) ::close(fd);
     return 0;
   }

@@ -126,7 +126,8 @@ class temp_file {
     if (::fsync(fd_) != 0) return fmt::format("cannot sync {}: {}", path_, std::strerror(errno));
     const int fd = std::exchange(fd_, -1);
     if (::close(fd) != 0) return fmt::format("cannot close {}: {}", path_, std::strerror(errno));
-    if (::rename(path_.c_str(), target.c_str()) != 0) return fmt::format("cannot rename {}: {}", path_, std::strerror(errno));
+    if (::rename(path_.c_str(), target.c_str()) != 0)
+      return fmt::format("cannot rename {}: {}", path_, std::strerror(errno));
     path_.clear();
     const int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {

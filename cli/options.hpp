@@ -19,7 +19,7 @@ struct options {
   bool check_formatted = false;  // --check-formatted: list the files that `jview .` would not write as they are
   report_format check_format = report_format::plain;  // --check-format: how the validation modes write problems
   bool in_place = false;  // -i: rewrite each FILE with the program's output for it
-  int progress = -1;      // -1: a progress line when stderr is a terminal and the run is long; 0: --no-progress; 1: --progress
+  int progress = -1;      // --progress 1, --no-progress 0; -1: when stderr is a terminal and the run is long
   // Input.
   bool null_input = false, slurp = false, raw_input = false, seq_input = false;
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events

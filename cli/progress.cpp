@@ -39,7 +39,8 @@ struct progress_state {
   std::uint64_t base_main = 0;  // main thread: base's value
 
   std::uint64_t bytes() const noexcept {
-    const std::uint64_t b = base.load(std::memory_order_acquire);  // (then the current input's counters, reset before it)
+    // base first: the current input's counters were reset before base moved on.
+    const std::uint64_t b = base.load(std::memory_order_acquire);
     const std::uint64_t cur = std::max(read.load(std::memory_order_relaxed), consumed.load(std::memory_order_relaxed));
     const std::uint64_t all = b + cur;
     return total_known && total_bytes > 0 ? std::min(all, total_bytes) : all;

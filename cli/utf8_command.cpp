@@ -1,7 +1,8 @@
 // cli/utf8_command.cpp: `jview --utf8 FILE...`: strict UTF-8 validation of any files, for CI over a whole tree.
 // Reports `FILE:LINE:COLUMN: error: invalid UTF-8 (byte offset N)` (or the github / json form: check_report.hpp)
-// for the first bad sequence of each bad file; exit 0 all valid, 1 some invalid, 2 I/O errors. Files are read in 256 KiB blocks that stay in cache; lines are
-// counted only once an error is found (a second pass over the prefix; pipes count as they go).
+// for the first bad sequence of each bad file; exit 0 all valid, 1 some invalid, 2 I/O errors. Files are read in
+// 256 KiB blocks that stay in cache; lines are counted only once an error is found (a second pass over the prefix;
+// pipes count as they go).
 #include <errno.h>
 #include <fcntl.h>
 #include <fmt/core.h>

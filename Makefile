@@ -8,7 +8,9 @@ CMAKE      ?= cmake
 
 BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
 TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev
-BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils
+# (python3-munkres: matplotlib's fonttools then takes it rather than scipy, whose pythran pulls in libboost-dev 1.74,
+# which conflicts with libboost-json1.81-dev: apt would remove matplotlib to install Boost.JSON, or the other way.)
+BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils python3-matplotlib python3-munkres
 ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
 .PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm test-numbers fuzz bench clean

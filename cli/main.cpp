@@ -94,6 +94,8 @@ static int run_main(int argc, char** argv) {
   }
   if (o.check) return jview::cli::run_check(o);
   if (o.utf8) return jview::cli::run_utf8(o);
+  if (o.check_formatted) return jview::cli::run_check_formatted(o);
+  if (o.in_place) return jview::cli::run_in_place(o);
   return jview::cli::run_jq(o);
 }
 

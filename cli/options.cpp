@@ -85,11 +85,12 @@ namespace {
 struct parsed {
   // compact and tab are only where -c and --tab land; the layout comes from last_layout.
   bool version = false, compact = false, tab = false, sort_keys = false, ascii = false, color_on = false,
-       color_off = false, args_mode = false, jsonargs_mode = false;
+       color_off = false, args_mode = false, jsonargs_mode = false, progress_on = false, progress_off = false;
   int indent = 2;
   // The last of -c, --tab and --indent decides the layout, as in jq (`-c --tab` is pretty with tabs).
   enum class layout { pretty, compact, tab, indent } last_layout = layout::pretty;
   std::string numbers = "source";
+  std::string check_format = "plain";
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
 };
 
@@ -109,6 +110,7 @@ bool* short_flag(char letter, parsed& p, options& o) {
     case 'C': return &p.color_on;
     case 'M': return &p.color_off;
     case 'e': return &o.exit_status;
+    case 'i': return &o.in_place;
     default: return nullptr;
   }
 }
@@ -198,8 +200,19 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
                "replace invalid UTF-8 in strings by U+FFFD (jq's behaviour) instead of failing");
   flag("--strict", o.parse.single_value,
                "each input must be exactly one JSON text (RFC 8259): no value, or a second one, is an error");
-  flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN line per invalid file");
+  flag("--check", o.check, "validate JSON files: a FILE:LINE:COLUMN: error: line per problem (--check-format)");
   flag("--utf8", o.utf8, "validate any files as strict UTF-8");
+  flag("--check-formatted", o.check_formatted,
+       "list the files whose bytes differ from what `jview .` with these output options writes");
+  if (CLI::Option* opt = option("--check-format", p.check_format,
+                                "how --check, --utf8, --check-formatted write problems: plain (FILE:LINE:COLUMN: error: "
+                                "MESSAGE), github (::error workflow commands) or json (an object a line); columns "
+                                "count characters, not bytes"))
+    opt->check(CLI::IsMember({"plain", "github", "json"}));
+  short_bool("-i,--in-place", "rewrite each FILE with the program's output for it (exactly one value)");
+  CLI::Option* progress_opt = flag("--progress", p.progress_on,
+                                   "show a progress line on stderr (by default: on a terminal, for long runs)");
+  CLI::Option* no_progress_opt = flag("--no-progress", p.progress_off, "never show the progress line");
   flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
   option("--kernels", o.kernels,
          "auto|portable|sse2|ssse3|avx2|avx512|neon: the kernels up to this level (also: JVIEW_KERNELS)");
@@ -241,6 +254,8 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
       p.last_layout = parsed::layout::tab;
     else if (opt == indent_opt)
       p.last_layout = parsed::layout::indent;
+    else if (opt == progress_opt || opt == no_progress_opt)
+      o.progress = opt == progress_opt ? 1 : 0;  // the last of the two wins
   }
   return -1;
 }
@@ -265,6 +280,9 @@ int finish(parsed& p, options& o) {
   o.write.ascii = p.ascii;
   o.write.numbers = p.numbers == "shortest" ? number_mode::shortest : number_mode::source;
   o.color = p.color_on ? 1 : p.color_off ? 0 : -1;
+  o.check_format = p.check_format == "github" ? report_format::github
+                   : p.check_format == "json" ? report_format::json
+                                              : report_format::plain;
   if (o.join_output || o.raw_output0) o.raw_output = true;
   if (o.stream_errors) o.stream = true;
   const auto& ap = p.arg_pairs;
@@ -277,7 +295,7 @@ int finish(parsed& p, options& o) {
   for (std::size_t i = 0; i + 1 < rp.size(); i += 2) o.raw_files.emplace_back(rp[i], rp[i + 1]);
 
   std::size_t first_file = 0;
-  if (o.check || o.utf8) {
+  if (o.check || o.utf8 || o.check_formatted) {
     first_file = 0;
   } else if (o.from_file.empty()) {
     if (!p.positionals.empty()) {

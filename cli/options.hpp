@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/diagnostics.hpp"
 #include "core/parser.hpp"
 #include "core/writer.hpp"
 
@@ -15,6 +16,10 @@ struct options {
   // Modes other than filtering.
   bool check = false;  // --check: validate JSON files
   bool utf8 = false;   // --utf8: validate UTF-8 of any files
+  bool check_formatted = false;  // --check-formatted: list the files that `jview .` would not write as they are
+  report_format check_format = report_format::plain;  // --check-format: how the validation modes write problems
+  bool in_place = false;  // -i: rewrite each FILE with the program's output for it
+  int progress = -1;      // --progress 1, --no-progress 0; -1: when stderr is a terminal and the run is long
   // Input.
   bool null_input = false, slurp = false, raw_input = false, seq_input = false;
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events

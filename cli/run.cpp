@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "cli/exit_code.hpp"
+#include "cli/progress.hpp"
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
 #include "core/diagnostics.hpp"
@@ -165,8 +166,7 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
 
 }  // namespace
 
-int run_jq(const options& o) {
-  // Compile first: a compile error must not consume input.
+std::unique_ptr<filter::program> compile_program(const options& o, int& status) {
   filter::compile_options copts;
   copts.string_args = o.string_args;
   copts.json_args = o.json_args;
@@ -177,20 +177,21 @@ int run_jq(const options& o) {
     const char* eq = std::strchr(*e, '=');
     if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
   }
+  status = exit_usage;
   for (const auto& [name, path] : o.raw_files) {
     std::string text;
-    if (!read_file_text(path, text, name)) return exit_usage;
+    if (!read_file_text(path, text, name)) return nullptr;
     copts.string_args.emplace_back(name, std::move(text));
   }
   for (const auto& [name, path] : o.slurp_files) {
     std::string json;
-    if (!slurp_file_json(name, path, o.parse, json)) return exit_usage;
+    if (!slurp_file_json(name, path, o.parse, json)) return nullptr;
     copts.json_args.emplace_back(name, std::move(json));
   }
   std::string source = o.filter;
   if (!o.from_file.empty()) {
     source.clear();
-    if (!read_file_text(o.from_file, source)) return exit_usage;
+    if (!read_file_text(o.from_file, source)) return nullptr;
   }
   std::unique_ptr<filter::program> prog;
   try {
@@ -200,11 +201,21 @@ int run_jq(const options& o) {
     if (!e.bad_json_option.empty()) {
       eprint("jview: invalid JSON text passed to --{}\nUse jview --help for help with command-line options.\n",
              e.bad_json_option);
-      return exit_usage;
+      return nullptr;
     }
     write_stderr(format_compile_error(e));
-    return exit_compile;
+    status = exit_compile;
+    return nullptr;
   }
+  status = exit_ok;
+  return prog;
+}
+
+int run_jq(const options& o) {
+  // Compile first: a compile error must not consume input.
+  int compiled = exit_ok;
+  const std::unique_ptr<filter::program> prog = compile_program(o, compiled);
+  if (!prog) return compiled;
 
   fd_sink sink;
   output_buffer out(&fd_sink::write, &sink);
@@ -222,6 +233,8 @@ int run_jq(const options& o) {
   io.stream = o.stream;
   io.stream_errors = o.stream_errors;
   io.record_separators = o.seq;
+  progress_meter meter(o, o.files, progress_unit::bytes);  // (stopped before the end: end_process exits)
+  io.progress = {progress_read_counter(), &progress_bytes, &progress_file_done};
   input_reporter reporter(out);
   input_stream inputs(std::move(io), reporter);
 
@@ -281,6 +294,7 @@ int run_jq(const options& o) {
       v = filter::value();
     }
   }
+  meter.stop();
   out.flush();
   if (!sink.error.empty()) {
     eprint("jview: error: writing output: {}\n", sink.error);

@@ -1,10 +1,11 @@
 // cli/sink.cpp: write(2) with retries; EPIPE marks the sink broken (quiet stop), other errors are kept. And the
-// diagnostics that never throw.
+// diagnostics that never throw. Writes that may reach a terminal run the terminal write hooks (the progress line).
 #include "cli/sink.hpp"
 
 #include <errno.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -13,8 +14,41 @@
 
 namespace jview::cli {
 
+namespace {
+
+constinit std::atomic<const terminal_write_hooks*> g_hooks{nullptr};
+
+// The hooks' begin and end around one write (nothing when none are set).
+class terminal_write {
+ public:
+  explicit terminal_write(const terminal_write_hooks* h) noexcept : h_(h) {
+    if (h_ != nullptr) h_->begin();
+  }
+  ~terminal_write() {
+    if (h_ != nullptr) h_->end();
+  }
+  terminal_write(const terminal_write&) = delete;
+  terminal_write& operator=(const terminal_write&) = delete;
+
+ private:
+  const terminal_write_hooks* h_;
+};
+
+}  // namespace
+
+void set_terminal_write_hooks(const terminal_write_hooks* hooks) noexcept {
+  g_hooks.store(hooks, std::memory_order_release);
+}
+
 bool fd_sink::write(void* ctx, const char* data, std::size_t len) {
   auto* s = static_cast<fd_sink*>(ctx);
+  // Output to a file or a pipe leaves the progress line alone: erasing it at each chunk would keep it off the screen.
+  const terminal_write_hooks* hooks = g_hooks.load(std::memory_order_acquire);
+  if (hooks != nullptr) {
+    if (s->terminal < 0) s->terminal = isatty(s->fd);
+    if (s->terminal == 0) hooks = nullptr;
+  }
+  const terminal_write around(hooks);
   while (len > 0) {
     ssize_t r = ::write(s->fd, data, len);
     if (r < 0) {
@@ -62,11 +96,17 @@ void write_whole_on_fault() noexcept {
 }
 
 void write_stderr(std::string_view text) noexcept {
-  if (!text.empty()) (void)std::fwrite(text.data(), 1, text.size(), stderr);
+  if (text.empty()) return;
+  const terminal_write around(g_hooks.load(std::memory_order_acquire));
+  (void)std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 void write_stdout(std::string_view text) noexcept {
-  if (!text.empty()) (void)std::fwrite(text.data(), 1, text.size(), stdout);
+  if (text.empty()) return;
+  const terminal_write_hooks* hooks = g_hooks.load(std::memory_order_acquire);
+  // (a terminal's stdout is line-buffered: the whole lines given here are written before the hooks' end)
+  const terminal_write around(hooks != nullptr && isatty(1) != 0 ? hooks : nullptr);
+  (void)std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 }  // namespace jview::cli

@@ -16,6 +16,7 @@ namespace jview::cli {
 
 struct fd_sink {
   int fd = 1;
+  int terminal = -1;  // isatty(fd), asked at the first write (-1: not yet)
   bool broken_pipe = false;
   std::string error;  // strerror text of the first failed write
   // output_buffer::flush_fn: retries short writes and EINTR.
@@ -37,6 +38,14 @@ class output_guard {
 };
 // Async-signal-safe: write(2) of the guarded buffer's whole values to its descriptor (nothing without a guard).
 void write_whole_on_fault() noexcept;
+
+// Called around every write that may reach the terminal while set: cli/progress.cpp erases its line in begin and
+// keeps it off until end (the sink knows nothing of it, so that it stands alone). nullptr: none.
+struct terminal_write_hooks {
+  void (*begin)() noexcept;
+  void (*end)() noexcept;
+};
+void set_terminal_write_hooks(const terminal_write_hooks* hooks) noexcept;
 
 // Diagnostics that never throw. fmt::print(stderr, ...) throws fmt::system_error when stderr is closed, full or a
 // broken pipe, and the uncaught exception aborted the process (exit 134 instead of the error's status). These

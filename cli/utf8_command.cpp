@@ -1,7 +1,8 @@
 // cli/utf8_command.cpp: `jview --utf8 FILE...`: strict UTF-8 validation of any files, for CI over a whole tree.
-// Prints `FILE:LINE:COLUMN: invalid UTF-8 (byte offset N)` for the first bad sequence of each bad file; exit
-// 0 all valid, 1 some invalid, 2 I/O errors. Files are read in 256 KiB blocks that stay in cache; lines are
-// counted only once an error is found (a second pass over the prefix; pipes count as they go).
+// Reports `FILE:LINE:COLUMN: error: invalid UTF-8 (byte offset N)` (or the github / json form: check_report.hpp)
+// for the first bad sequence of each bad file; exit 0 all valid, 1 some invalid, 2 I/O errors. Files are read in
+// 256 KiB blocks that stay in cache; lines are counted only once an error is found (a second pass over the prefix;
+// pipes count as they go).
 #include <errno.h>
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -11,9 +12,9 @@
 #include <cstring>
 #include <memory>
 
-#include "cli/exit_code.hpp"
+#include "cli/check_report.hpp"
+#include "cli/progress.hpp"
 #include "cli/run.hpp"
-#include "cli/sink.hpp"
 #include "simd/kernels.hpp"
 
 namespace jview::cli {
@@ -62,8 +63,8 @@ std::size_t safe_cut(const char* p, std::size_t n) {
   return n;
 }
 
-// Validates one open descriptor. Returns 0 valid, 1 invalid (reported), 2 I/O error (reported).
-int check_fd(int fd, const std::string& name, bool seekable, char* buf) {
+// Validates one open descriptor; a bad sequence or a read error goes to the report. Returns the bytes read.
+std::uint64_t check_fd(int fd, const std::string& name, bool seekable, char* buf, check_report& report) {
   const auto validate = simd::active_kernels().utf8->validate_utf8;
   std::uint64_t consumed = 0;  // bytes validated before buf[0]
   std::size_t carry = 0;
@@ -71,8 +72,8 @@ int check_fd(int fd, const std::string& name, bool seekable, char* buf) {
   for (;;) {
     ssize_t r = read_full(fd, buf + carry, k_block);
     if (r < 0) {
-      eprint("jview: error: {}: {}\n", name, std::strerror(errno));
-      return exit_usage;
+      report.unreadable(name, std::strerror(errno));
+      return consumed;
     }
     const bool eof = static_cast<std::size_t>(r) < k_block;
     const std::size_t n = carry + static_cast<std::size_t>(r);
@@ -95,14 +96,15 @@ int check_fd(int fd, const std::string& name, bool seekable, char* buf) {
       } else {
         lc.add(buf, bad);
       }
-      oprint("{}:{}:{}: invalid UTF-8 (byte offset {})\n", name, lc.lines + 1, lc.column + 1, offset);
-      return exit_false;
+      report.problem(name, lc.lines + 1, lc.column + 1, offset, fmt::format("invalid UTF-8 (byte offset {})", offset));
+      return consumed + n;
     }
     if (!seekable) lc.add(buf, cut);
     consumed += cut;
+    progress_bytes(consumed);
     carry = n - cut;
     std::memmove(buf, buf + cut, carry);
-    if (eof) return exit_ok;
+    if (eof) return consumed;
   }
 }
 
@@ -112,8 +114,10 @@ int run_utf8(const options& o) {
   std::vector<std::string> files = o.files;
   if (files.empty()) files.push_back("-");
   std::unique_ptr<char[]> buf(new char[k_block + 4]);
-  int status = exit_ok;
+  check_report report(o, "invalid");
+  progress_meter meter(o, o.files, progress_unit::files);
   for (const std::string& f : files) {
+    report.file_done();
     int fd = 0;
     std::string name = f;
     if (f == "-") {
@@ -121,26 +125,25 @@ int run_utf8(const options& o) {
     } else {
       fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
       if (fd < 0) {
-        std::fflush(stdout);
-        eprint("jview: error: {}: {}\n", f, std::strerror(errno));
-        status = exit_usage;
+        report.unreadable(f, std::strerror(errno));
+        progress_file_done(0);
         continue;
       }
     }
     struct stat st;
-    const bool seekable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      eprint("jview: error: {}: {}\n", f, std::strerror(EISDIR));
-      status = exit_usage;
+    const bool stat_ok = fstat(fd, &st) == 0;
+    std::uint64_t bytes = 0;
+    if (stat_ok && S_ISDIR(st.st_mode)) {
+      report.unreadable(name, std::strerror(EISDIR));
     } else {
       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-      int r = check_fd(fd, name, seekable, buf.get());
-      if (r == exit_usage || (r == exit_false && status == exit_ok)) status = r;
+      bytes = check_fd(fd, name, stat_ok && S_ISREG(st.st_mode), buf.get(), report);
     }
+    progress_file_done(bytes);
     if (fd != 0) ::close(fd);
   }
-  std::fflush(stdout);
-  return status;
+  meter.stop();
+  return report.finish();
 }
 
 }  // namespace jview::cli

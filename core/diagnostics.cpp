@@ -1,7 +1,9 @@
-// core/diagnostics.cpp: parse error text.
+// core/diagnostics.cpp: parse error text, and the lines of the validation modes' problems.
 #include "core/diagnostics.hpp"
 
 #include <fmt/format.h>
+
+#include "core/utf8.hpp"
 
 namespace jview {
 
@@ -18,6 +20,92 @@ std::string format_excerpt(const source_location& loc) {
   out.append(loc.caret, ' ');
   out += "^\n";
   return out;
+}
+
+namespace {
+
+std::string github_escape(std::string_view s, bool property) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      case ':':
+        if (property) out += "%3A"; else out += c;
+        break;
+      case ',':
+        if (property) out += "%2C"; else out += c;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string github_escape_data(std::string_view s) { return github_escape(s, false); }
+std::string github_escape_property(std::string_view s) { return github_escape(s, true); }
+
+std::string json_quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    if (c >= 0x80) {
+      const std::size_t n = utf8::sequence_length(p, end);
+      if (n == 0) {
+        out += "\xef\xbf\xbd";  // U+FFFD for the byte that starts no valid sequence
+        ++p;
+      } else {
+        out.append(reinterpret_cast<const char*>(p), n);
+        p += n;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20)
+          out += fmt::format("\\u{:04x}", c);
+        else
+          out += static_cast<char>(c);
+    }
+    ++p;
+  }
+  out += '"';
+  return out;
+}
+
+std::string format_problem(report_format f, const problem& p) {
+  switch (f) {
+    case report_format::github:
+      if (!p.has_position)
+        return fmt::format("::error file={}::{}\n", github_escape_property(p.file), github_escape_data(p.message));
+      return fmt::format("::error file={},line={},col={}::{}\n", github_escape_property(p.file), p.line, p.column,
+                         github_escape_data(p.message));
+    case report_format::json:
+      if (!p.has_position)
+        return fmt::format("{{\"file\":{},\"line\":null,\"column\":null,\"byte_offset\":null,\"message\":{}}}\n",
+                           json_quote(p.file), json_quote(p.message));
+      return fmt::format("{{\"file\":{},\"line\":{},\"column\":{},\"byte_offset\":{},\"message\":{}}}\n",
+                         json_quote(p.file), p.line, p.column, p.byte_offset, json_quote(p.message));
+    case report_format::plain:
+      break;
+  }
+  if (!p.has_position) return fmt::format("{}:1:1: error: {}\n", p.file, p.message);
+  return fmt::format("{}:{}:{}: error: {}\n", p.file, p.line, p.column, p.message);
 }
 
 }  // namespace jview

@@ -34,6 +34,7 @@ std::shared_ptr<doc_holder> input_stream::next_doc() {
         } else {
           holder_->keep = reader_->source_keepalive();
         }
+        if (o_.progress.consumed != nullptr) o_.progress.consumed(reader_->bytes_consumed());
         return holder_;
       case value_reader::status::end:
         close_reader();
@@ -71,7 +72,10 @@ bool input_stream::next_line(std::string& line) {
   for (;;) {
     if (!reader_ && !open_next()) return false;
     bool nl = false;
-    if (reader_->read_line(line, nl)) return true;
+    if (reader_->read_line(line, nl)) {
+      if (o_.progress.consumed != nullptr) o_.progress.consumed(reader_->bytes_consumed());
+      return true;
+    }
     if (!reader_->io_error().empty()) report_read_error();
     close_reader();
   }
@@ -133,6 +137,7 @@ bool input_stream::open_next() {
     }
     r->set_before_block([](void* ctx) { static_cast<reporter*>(ctx)->flush(); }, &rep_);
     r->set_record_separators(o_.record_separators);
+    r->set_read_counter(o_.progress.read_counter);
     name_ = r->name();
     opened_ = true;
     finished_.reset();
@@ -144,6 +149,7 @@ bool input_stream::open_next() {
 
 void input_stream::close_reader() {
   // Kept, not counted: only an error or input_line_number after the last input asks for its lines.
+  if (o_.progress.input_done != nullptr) o_.progress.input_done(reader_->bytes_consumed());
   finished_ = std::move(reader_);
 }
 

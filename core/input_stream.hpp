@@ -5,6 +5,7 @@
 // print and the exit status; while the program runs, a parse error becomes the program's error instead (jq 1.8:
 // `try input` catches it).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -24,6 +25,13 @@ struct doc_holder {
   std::shared_ptr<source_bytes> keep;
 };
 
+// How far a run has got, for a progress line another thread draws (the CLI's): each hook may be null.
+struct progress_hooks {
+  std::atomic<std::uint64_t>* read_counter = nullptr;        // bytes of each read added (value_reader)
+  void (*consumed)(std::uint64_t bytes_of_current_input) noexcept = nullptr;  // after each value or line
+  void (*input_done)(std::uint64_t bytes_of_input) noexcept = nullptr;        // an input read to its end
+};
+
 struct input_options {
   std::vector<std::string> files;  // empty: standard input
   parse_options parse;
@@ -31,6 +39,7 @@ struct input_options {
   bool stream = false;         // --stream: jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: a parse error as the last event [message, path]
   bool record_separators = false;  // --seq: RS (0x1e) may stand between values
+  progress_hooks progress;
 };
 
 class input_stream final : public filter::input_provider {

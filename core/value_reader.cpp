@@ -167,6 +167,7 @@ bool value_reader::fill() {
     std::size_t n = 0;
     const byte_source::result r = src_->read(d.data + len_, d.cap - len_, n);
     len_ += n;
+    if (read_counter_ != nullptr && n != 0) read_counter_->fetch_add(n, std::memory_order_relaxed);
     got = got || n != 0;
     if (r != byte_source::result::ok) {
       if (r == byte_source::result::error) io_error_ = src_->error_text();
@@ -256,6 +257,7 @@ value_reader::status value_reader::next(document& doc) {
       if (parser_.options().single_value && values_ == 0) {  // --strict: an empty input is not a JSON text
         error_ = {error_code::empty_input, 0};
         error_pos_ = pos_;
+        error_at_start_ = true;  // (reported at 1:1, where the text should have begun)
         return status::error;
       }
       return status::end;
@@ -384,6 +386,7 @@ bool value_reader::newline_after_buffer() const {
 
 source_location value_reader::location() const {
   source_location loc;
+  if (error_at_start_) return loc;
   const std::size_t at = std::min(error_pos_, len_);
   count_lines_to(at);
   loc.line = lines_.line();

@@ -5,6 +5,7 @@
 // are complete: before the reader would wait for its producer, it calls the before-block hook (the CLI flushes its
 // output there, so `tail -f log | jview -c .` prints each value as it arrives).
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -47,6 +48,9 @@ class value_reader {
 
   // --seq (RFC 7464 input): the record separator 0x1E may stand between values, like whitespace.
   void set_record_separators(bool on) noexcept { rs_ = on; }
+  // Adds the bytes of each read from the source (a file's or stream's; not a whole source's) to *counter, for a
+  // progress line drawn by another thread (relaxed adds: a count, no synchronisation).
+  void set_read_counter(std::atomic<std::uint64_t>* counter) noexcept { read_counter_ = counter; }
   // Called before a read that would wait for a stream's producer.
   void set_before_block(void (*fn)(void*), void* ctx) noexcept {
     before_block_ = fn;
@@ -71,6 +75,8 @@ class value_reader {
   std::string_view failed_text() const noexcept {
     return {buf_ + pos_, error_pos_ > pos_ ? std::min(error_pos_, len_) - pos_ : 0};
   }
+  // How far the reader has got: the bytes of the input before the next unparsed one (for a progress line).
+  std::uint64_t bytes_consumed() const noexcept { return base_offset_ + pos_; }
   // Keeps the bytes the last document points into alive (give it to whoever keeps views past the next call).
   std::shared_ptr<source_bytes> source_keepalive() const { return keep_; }
   // The 1-based line the reader has reached (for jq's "error (at FILE:LINE)" messages).
@@ -104,6 +110,7 @@ class value_reader {
   void (*before_block_)(void*) = nullptr;
   void* before_block_ctx_ = nullptr;
   bool rs_ = false;             // set_record_separators
+  std::atomic<std::uint64_t>* read_counter_ = nullptr;  // set_read_counter
   std::shared_ptr<buffer> chunk_;       // a file's or stream's buffer
   std::shared_ptr<source_bytes> keep_;  // what the current bytes' views need kept
   const char* buf_ = nullptr;   // current bytes: [buf_, buf_ + len_)
@@ -133,6 +140,7 @@ class value_reader {
   mutable bool newline_known_ = false;
   parse_error error_;
   std::size_t error_pos_ = 0;   // in buf_
+  bool error_at_start_ = false;  // the error is the input's as a whole (no value in it): reported at 1:1
   std::string io_error_;
 };
 

@@ -14,6 +14,9 @@ generated mixed UTF-8 text. Each command runs under /usr/bin/time (for its own p
 measures the wall time; the first run of each is untimed and its output is compared with jq 1.8's; rounds are
 interleaved; commands slower than --slow-s are timed --slow-runs times (default once).
 
+At the end, plot.py draws SVG charts of BUILD/bench.json into BUILD/plots (--plots-dir; --no-plots: none): jview
+against the other parsers per corpus file, whole commands against jq and gojq, threads scaling when measured.
+
 The programs' own tables go to stderr as they run. Missing programs, unreadable files, failing commands and timeouts
 are reported and recorded ("skipped", or a row with "timed_out"), never fatal. Paths on the command line are relative
 to the current directory. Generated inputs are written under BUILD/bench-data by corpus/gen_*.py and reused while
@@ -52,6 +55,28 @@ ENGINE_ORDER = ["jview", "jview-reuse", "jview-portable", "jview-sse2", "jview-s
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
+
+
+# --- charts -------------------------------------------------------------------------------------------------------
+
+def draw_plots(bench_json, plots_dir):
+    """SVG charts of bench_json by plot.py, run by the first Python that has matplotlib: this one, else Debian's
+    /usr/bin/python3 (a pyenv or venv interpreter does not see the Debian package). Never fatal."""
+    script = os.path.join(ROOT, "tests", "benchmarks", "plot.py")
+    for py in dict.fromkeys([sys.executable, "/usr/bin/python3"]):
+        if not py or not os.access(py, os.X_OK):
+            continue
+        try:
+            if subprocess.run([py, "-c", "import matplotlib"], capture_output=True, timeout=60).returncode != 0:
+                continue
+            r = subprocess.run([py, script, "--bench", bench_json, "--out", plots_dir], timeout=600)
+        except (OSError, subprocess.SubprocessError) as e:
+            log("plot.py could not run: %s" % e)
+            return
+        if r.returncode != 0:
+            log("plot.py failed (status %d): charts not drawn" % r.returncode)
+        return
+    log("matplotlib not found (Debian: python3-matplotlib): no charts drawn")
 
 
 # --- machine ------------------------------------------------------------------------------------------------------
@@ -706,6 +731,8 @@ def main():
     ap.add_argument("--no-inprocess", action="store_true", help="skip the in-process benchmark programs")
     ap.add_argument("--programs", default=",".join(PROGRAMS), help="which programs to run (comma-separated)")
     ap.add_argument("--bench-args", default="", help="extra arguments for `bench`, e.g. '--only twitter.json'")
+    ap.add_argument("--plots-dir", default=None, help="where plot.py writes the SVG charts (default: BUILD/plots)")
+    ap.add_argument("--no-plots", action="store_true", help="do not draw the charts")
     args = ap.parse_args()
 
     build_dir = os.path.abspath(args.build_dir)
@@ -835,6 +862,8 @@ def main():
         f.write("\n")
     log("\nwrote %s (%d rows, %d of them kept from the previous file; %d skipped)" % (out, len(rows), kept,
                                                                                     len(skipped)))
+    if not args.no_plots:
+        draw_plots(out, os.path.abspath(args.plots_dir) if args.plots_dir else os.path.join(build_dir, "plots"))
     print("machine: %s; %s; %s cores; flags: %s; compiler: %s; simdjson kernel: %s (On-Demand builtin: %s); "
           "clock: %s; %s to %s; load average at start: %s, at end: %s\n" % (
               machine.get("cpu"), machine.get("os"), machine.get("cores"), machine.get("flags"),

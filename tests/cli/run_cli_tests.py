@@ -60,12 +60,47 @@ class Runner:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as f:
                 f.write(content.encode() if isinstance(content, str) else content)
+        # Files that a run may rewrite (-i): links, modes and owners before; contents, modes, owners, links and
+        # inodes after, and no other file left in the directory (a temporary file).
+        for link, target in c.get("symlinks", {}).items():
+            os.symlink(target, os.path.join(workdir, link))
+        for fname, mode in c.get("modes", {}).items():
+            os.chmod(os.path.join(workdir, fname), mode)
+        owners = c.get("owners", {}) if os.geteuid() == 0 else {}  # (chown to another user needs root)
+        for fname, (uid, gid) in owners.items():
+            os.chown(os.path.join(workdir, fname), uid, gid)
+        inodes = {f: os.lstat(os.path.join(workdir, f)).st_ino for f in c.get("same_inode", [])}
         try:
             rc, out, err = run([self.jview] + c["args"], stdin, env, cwd=workdir)
         except subprocess.TimeoutExpired:
             self.check(name, False, "timed out")
             return
         problems = []
+        for fname, want in c.get("after", {}).items():
+            want = want.encode() if isinstance(want, str) else want
+            with open(os.path.join(workdir, fname), "rb") as f:
+                got = f.read()
+            if got != want:
+                problems.append(f"{fname} holds {got[:300]!r}, not {want[:300]!r}")
+        if "after" in c:
+            made = {f.split("/")[0] for f in c.get("files", {})} | set(c.get("symlinks", {}))
+            left = sorted(set(os.listdir(workdir)) - made)
+            if left:
+                problems.append(f"files left in the directory: {left}")
+        for fname, mode in c.get("after_modes", {}).items():
+            got = os.stat(os.path.join(workdir, fname)).st_mode & 0o7777
+            if got != mode:
+                problems.append(f"{fname} mode {got:o} != {mode:o}")
+        for fname, (uid, gid) in owners.items():
+            st = os.stat(os.path.join(workdir, fname))
+            if (st.st_uid, st.st_gid) != (uid, gid):
+                problems.append(f"{fname} owner {st.st_uid}:{st.st_gid} != {uid}:{gid}")
+        for link in c.get("symlinks", {}):
+            if not os.path.islink(os.path.join(workdir, link)):
+                problems.append(f"{link} is no longer a symbolic link")
+        for fname, ino in inodes.items():
+            if os.lstat(os.path.join(workdir, fname)).st_ino != ino:
+                problems.append(f"{fname} was replaced (a new inode)")
         if c.get("stdout") is not None:
             want = c["stdout"].encode() if isinstance(c["stdout"], str) else c["stdout"]
             if out != want:
@@ -108,6 +143,91 @@ class Runner:
             rc1, a, _ = run([self.jview, "-c", ".", path], env=self.env)
             rc2, b, _ = run([self.jview, "-c", "."], data, env=self.env)
             self.check(f"stdin equals mapped {f}", rc1 == 0 and rc2 == 0 and a == b, first_difference(a, b))
+
+    def github_checks(self, workdir):
+        """--check-format=github lines read back as the GitHub Actions runner reads a workflow command
+        (actions/runner ActionCommand.TryParseV2: the command ends at the first `::` after the leading one,
+        properties are split at `,` and then at the first `=`, values and message unescaped): the file property
+        must give back the file's name, line and col the position, the message the parser's."""
+        names = ["plain.json", "a,b.json", "c:d.json", "e%f.json", "g::h,i=j.json", "k%2Cl.json", "m\nn.json"]
+        for n in names:
+            with open(os.path.join(workdir, n), "wb") as f:
+                f.write(b'{"a": [1,\n  2,,3]}')
+        rc, out, _ = run([self.jview, "--check", "--check-format=github"] + names + ["missing,x.json"], env=self.env,
+                         cwd=workdir)
+        lines = out.decode().split("\n")
+        self.check("github: one line per problem", rc == 2 and len(lines) == len(names) + 2 and lines[-1] == "",
+                   repr(out))
+        for n, line in zip(names + ["missing,x.json"], lines):
+            cmd = parse_workflow_command(line)
+            if n == "missing,x.json":
+                want = ("error", {"file": n}, "No such file or directory")
+            else:
+                want = ("error", {"file": n, "line": "2", "col": "5"}, "expected a value")
+            self.check(f"github: annotation of {n!r} parses back", cmd == want, f"{line!r} -> {cmd!r}")
+
+    def format_checks(self, workdir):
+        """--check-formatted and -i agree: a corpus file that --check-formatted flags is rewritten by -i . to
+        exactly what `jview .` writes (with the same output options), and then passes --check-formatted."""
+        corpus = os.path.join(self.shared, "corpus")
+        for name in ("twitter.json", "canada.json", "numbers.json"):
+            src = os.path.join(corpus, name)
+            if not os.path.exists(src):
+                continue
+            with open(src, "rb") as f:
+                original = f.read()
+            for opts in ([], ["-c"], ["--tab", "-S"], ["--indent", "4", "-a"]):
+                path = os.path.join(workdir, name)
+                with open(path, "wb") as f:
+                    f.write(original)
+                label = f"{name} {' '.join(opts)}"
+                rc1, out1, _ = run([self.jview, "--check-formatted"] + opts + [path], env=self.env)
+                _, want, _ = run([self.jview] + opts + [".", src], env=self.env)
+                rc2, _, err2 = run([self.jview, "-i"] + opts + [".", path], env=self.env)
+                with open(path, "rb") as f:
+                    got = f.read()
+                rc3, out3, _ = run([self.jview, "--check-formatted"] + opts + [path], env=self.env)
+                self.check(f"format: --check-formatted flags {label}", rc1 == (0 if original == want else 1), repr(out1))
+                self.check(f"format: -i . writes what jview . writes, {label}", rc2 == 0 and got == want,
+                           err2.decode(errors="replace")[:200] + first_difference(got, want))
+                self.check(f"format: then --check-formatted passes, {label}", rc3 == 0 and out3 == b"", repr(out3))
+
+    def progress_checks(self):
+        """The progress line (stderr a pseudo-terminal): it appears on a large input that takes more than a second
+        (260 MiB through a pipe, then a pause), is erased at the end, and never shows when stderr is a file or with
+        --no-progress; --progress shows it on a small input; --check over files shows files done of the total."""
+        line = b'{"a":1,"s":"' + b"x" * 1010 + b'"}\n'  # 1 KiB
+        big = [b'{"a":0}\n', line * 1024, 260, b'{"a":2}\n']  # 260 MiB of NDJSON, then a pause
+        r = run_with_pty_stderr([self.jview, "-c", "select(.a != 1)"], big, env=self.env)
+        self.check("progress: a line on a large input", r[0] == 0 and r[1] == b'{"a":0}\n{"a":2}\n' and
+                   re.search(rb"\rjview: \d+\.\d MB read, \d+ MB/s, \d+:\d\d elapsed\x1b\[K", r[2]) is not None, repr(r)[:400])
+        self.check("progress: the line is erased at the end", r[2].endswith(b"\r\x1b[K"), repr(r[2][-80:]))
+        r = run_with_pty_stderr([self.jview, "-c", "select(.a != 1)"], big, env=self.env, stderr_to_file=True)
+        self.check("progress: none when stderr is a file", r[0] == 0 and r[2] == b"", repr(r[2][:200]))
+        r = run_with_pty_stderr([self.jview, "--no-progress", "-c", "select(.a != 1)"], big, env=self.env)
+        self.check("progress: none with --no-progress", r[0] == 0 and r[2] == b"", repr(r[2][:200]))
+        small = [b"[1]", b" ", 1, b"[2]"]
+        r = run_with_pty_stderr([self.jview, "-c", "."], small, env=self.env)
+        self.check("progress: none on a small input", r[0] == 0 and r[2] == b"", repr(r[2][:200]))
+        r = run_with_pty_stderr([self.jview, "--progress", "-c", "."], small, env=self.env)
+        self.check("progress: --progress shows it on a small input",
+                   r[0] == 0 and re.search(rb"\rjview: 4 B read, \d+:\d\d elapsed\x1b\[K", r[2]) is not None, repr(r[2][:300]))
+        r = run_with_pty_stderr([self.jview, "--progress", "-c", "."], small, env=self.env, stderr_to_file=True)
+        self.check("progress: --progress to a file writes plain lines", r[0] == 0 and
+                   re.fullmatch(rb"(jview: 4 B read, \d+:\d\d elapsed\n)+", r[2]) is not None, repr(r[2][:300]))
+        with tempfile.TemporaryDirectory() as tmp:
+            files = []
+            for i in range(3):
+                files.append(os.path.join(tmp, f"f{i}.json"))
+                with open(files[-1], "w") as f:
+                    f.write("[1,]" if i == 1 else "[]")
+            fifo = os.path.join(tmp, "slow.json")
+            os.mkfifo(fifo)
+            r = run_with_pty_stderr([self.jview, "--check"] + files + [fifo], small, env=self.env, stdin_path=fifo)
+            self.check("progress: --check shows files done of the total, then the summary",
+                       r[0] == 1 and r[1] == f"{files[1]}:1:4: error: trailing comma\n".encode() and
+                       re.search(rb"\rjview: 3 of 4 files \(75%\), \d+:\d\d elapsed, \d+:\d\d left\x1b\[K", r[2])
+                       is not None and r[2].endswith(b"\r\x1b[K4 files, 1 invalid\r\n"), repr(r[2][-300:]))
 
     def corpus_checks(self, jq18, against_jq):
         """jview . and -c . equal jq 1.8 byte for byte wherever jq keeps the number literals; jview -c . output
@@ -153,6 +273,100 @@ class Runner:
                                first_difference(mine, theirs))
 
 
+def parse_workflow_command(line):
+    """(command, properties, message) of a GitHub Actions workflow command line, as the runner parses it
+    (actions/runner src/Runner.Common/ActionCommand.cs, TryParseV2 and its unescape tables); None if it is none."""
+    line = line.lstrip()
+    if not line.startswith("::"):
+        return None
+    end = line.find("::", 2)
+    if end < 0:
+        return None
+    info, data = line[2:end], line[end + 2:]
+    name, _, props = info.partition(" ")
+
+    def unescape(s, table):
+        for token, code in table:
+            s = s.replace(code, token)
+        return s
+    prop_table = [("\r", "%0D"), ("\n", "%0A"), (":", "%3A"), (",", "%2C"), ("%", "%25")]
+    data_table = [("\r", "%0D"), ("\n", "%0A"), ("%", "%25")]
+    properties = {}
+    for p in props.strip().split(","):
+        if not p:
+            continue
+        key, eq, value = p.partition("=")
+        if eq and key and value:
+            properties[key] = unescape(value, prop_table)
+    return name, properties, unescape(data, data_table)
+
+
+def run_with_pty_stderr(cmd, feed, env=None, stderr_to_file=False, stdin_path=None):
+    """Runs cmd with stderr on a pseudo-terminal (or a file) and returns (status, stdout, stderr bytes). feed is
+    [first, chunk, count, last]: first, count times chunk, then a pause, then last, written to stdin (or to the FIFO
+    stdin_path, which cmd opens itself) and closed. The pause (2.5 s) starts once cmd has shown that its meter runs:
+    its first output (flushed when its read would block), or the FIFO opened (after the files before it), so that a
+    slow start (a sanitizer build on a loaded machine) cannot eat the second that the line waits for."""
+    import pty
+    import threading
+    import time
+    master, slave = pty.openpty()
+    err_file = tempfile.TemporaryFile() if stderr_to_file else None
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE if stdin_path is None else subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=err_file if stderr_to_file else slave, env=env)
+    os.close(slave)
+
+    first_output = threading.Event()
+
+    def write():
+        sink = p.stdin if stdin_path is None else open(stdin_path, "wb")
+        try:
+            first, chunk, count, last = feed
+            sink.write(first)
+            for _ in range(count):
+                sink.write(chunk)
+            sink.flush()
+            if stdin_path is None:
+                first_output.wait(120)
+            time.sleep(2.5)
+            sink.write(last)
+        except BrokenPipeError:
+            pass
+        finally:
+            try:
+                sink.close()
+            except BrokenPipeError:
+                pass
+    t = threading.Thread(target=write)
+    t.start()
+    out = []
+
+    def read():
+        got = p.stdout.read(1)
+        first_output.set()
+        out.append(got + p.stdout.read())
+    reader = threading.Thread(target=read)
+    reader.start()
+    err = b""
+    while True:
+        try:
+            d = os.read(master, 65536)
+        except OSError:  # EIO: the last writer of the terminal closed it
+            break
+        if not d:
+            break
+        err += d
+    t.join()
+    reader.join()
+    p.wait(timeout=120)
+    os.close(master)
+    if err_file is not None:
+        err_file.seek(0)
+        err = err_file.read()
+        err_file.close()
+    return p.returncode, out[0] if out else b"", err
+
+
 NUM = re.compile(rb"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
@@ -193,6 +407,13 @@ def main():
             os.makedirs(case_dir, exist_ok=True)
             r.run_case(c, case_dir)
     r.stream_checks()
+    with tempfile.TemporaryDirectory() as tmp:
+        r.github_checks(tmp)
+    if not args.no_corpus:
+        with tempfile.TemporaryDirectory() as tmp:
+            r.format_checks(tmp)
+    if args.mode == "default":
+        r.progress_checks()
     if args.no_jq and not args.no_corpus:
         r.corpus_checks(None, None)
     elif not args.no_corpus:

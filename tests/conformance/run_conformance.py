@@ -15,13 +15,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from run_cli_tests import env_for  # noqa: E402
 
 # n_ files that are valid JSON *streams*: jq (1.6 and 1.8) accepts them, and so does jview's default mode, which
-# reads any number of values per input. `--check` still flags a file that holds no value at all.
+# reads any number of values per input, and --check (a file of no value is valid, as for `jq empty`; --strict
+# rejects all five).
 STREAMS = {
     "n_structure_double_array.json": (0, 0),               # "[][]": two values
     "n_structure_object_with_trailing_garbage.json": (0, 0),  # '{"a":true} "x"': two values
-    "n_single_space.json": (0, 1),                       # no value: nothing to do, but --check reports it
-    "n_structure_no_data.json": (0, 1),
-    "n_structure_UTF8_BOM_no_data.json": (0, 1),
+    "n_single_space.json": (0, 0),                       # no value
+    "n_structure_no_data.json": (0, 0),
+    "n_structure_UTF8_BOM_no_data.json": (0, 0),
 }
 
 MSG = re.compile(rb"^jview: error: .+:\d+:\d+: .+\n")

@@ -1,8 +1,6 @@
 // core/filter/shared_libraries.hpp: the two libraries only some programs need, Oniguruma (regular expressions) and
-// libm (math builtins), bound when first used. Oniguruma is a shared library only (Debian ships no libonig.a) and
-// is opened with dlopen: linked normally, it would be loaded and relocated by every process (0.4 ms of `jview -n 1`
-// on the machines we measure, README, start-up). libm is linked into the static executable, and opened with dlopen
-// only when the executable is linked dynamically (JVIEW_LIBM_DLOPEN, see CMakeLists.txt).
+// libm (math builtins), linked normally; each table holds the library's functions, called through it, and
+// Oniguruma is initialised for UTF-8 on first use.
 #pragma once
 
 #include <oniguruma.h>
@@ -27,9 +25,9 @@ struct onig_library {
 // The functions of libm the math builtins call. (frexp, ldexp, modf and copysign are in libc as well, but a direct call
 // binds them to libm, which the linker then keeps.)
 #define JVIEW_LIBM_UNARY(X)                                                                                         \
-  X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(cbrt) X(ceil) X(cos) X(cosh) X(exp) X(exp2) X(expm1) X(fabs) \
-  X(floor) X(lgamma) X(log) X(log10) X(log1p) X(log2) X(logb) X(nearbyint) X(rint) X(round) X(sin) X(sinh) X(sqrt) \
-  X(tan) X(tanh) X(tgamma) X(trunc) X(j0) X(j1) X(y0) X(y1)
+  X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(cbrt) X(ceil) X(cos) X(cosh) X(erf) X(erfc) X(exp) X(exp2)  \
+  X(expm1) X(fabs) X(floor) X(lgamma) X(log) X(log10) X(log1p) X(log2) X(logb) X(nearbyint) X(rint) X(round) X(sin)  \
+  X(sinh) X(sqrt) X(tan) X(tanh) X(tgamma) X(trunc) X(j0) X(j1) X(y0) X(y1)
 #define JVIEW_LIBM_BINARY(X) \
   X(atan2) X(copysign) X(fdim) X(fmax) X(fmin) X(fmod) X(hypot) X(nextafter) X(pow) X(remainder)
 
@@ -51,8 +49,8 @@ struct libm_library {
   double (*yn)(int, double);
 };
 
-// Each library, loaded (and Oniguruma initialised for UTF-8) once per process, thread-safe. nullptr when it cannot
-// be loaded, with `why` set to a message for the user.
+// Each library's table (Oniguruma initialised for UTF-8 once per process, thread-safe). Never nullptr now that both
+// are linked; `why` (a message for the user when it is nullptr) is left empty.
 const onig_library* onig(std::string& why);
 const libm_library* libm(std::string& why);
 

@@ -7,13 +7,13 @@ BENCH_ARGS ?=
 CMAKE      ?= cmake
 
 BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
-TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev
+TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev man-db groff-base bash-completion zsh fish
 # (python3-munkres: matplotlib's fonttools then takes it rather than scipy, whose pythran pulls in libboost-dev 1.74,
 # which conflicts with libboost-json1.81-dev: apt would remove matplotlib to install Boost.JSON, or the other way.)
 BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils python3-matplotlib python3-munkres
 ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
-.PHONY: all jview deps test-deps bench-deps arm-deps demo test test-arm test-numbers fuzz bench clean
+.PHONY: all jview install uninstall dist deps test-deps bench-deps arm-deps demo test test-arm test-numbers fuzz bench clean
 
 all: jview
 
@@ -80,6 +80,23 @@ bench: bench-deps
 	$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DJVIEW_BENCH=ON >/dev/null
 	$(CMAKE) --build $(BUILD) -j $(JOBS)
 	python3 tests/benchmarks/compare.py --build-dir $(BUILD) --data ../shared/corpus $(BENCH_ARGS)
+
+# install: the binary, man page and completions under $(PREFIX) (cmake's GNUInstallDirs layout), staged in $(DESTDIR)
+# when given; uninstall removes what the last install wrote (build/install_manifest.txt).
+PREFIX ?= /usr/local
+install: jview
+	$(CMAKE) -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	DESTDIR=$(DESTDIR) $(CMAKE) --install $(BUILD)
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt || { echo "no $(BUILD)/install_manifest.txt: nothing installed from $(BUILD)"; exit 1; }
+	@while read -r f; do echo "removing $$f"; rm -f "$$f"; done < $(BUILD)/install_manifest.txt
+
+# dist: a source tarball of the committed tree (HEAD), jview-VERSION.tar.gz in build/.
+VERSION := $(shell awk '/^project.jview VERSION/ {print $$3}' CMakeLists.txt)
+dist:
+	mkdir -p $(BUILD)
+	git archive --format=tar.gz --prefix=jview-$(VERSION)/ -o $(BUILD)/jview-$(VERSION).tar.gz HEAD
+	@echo "$(BUILD)/jview-$(VERSION).tar.gz"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

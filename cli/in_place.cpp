@@ -121,7 +121,9 @@ class temp_file {
   // then syncs the directory so that the rename itself is durable. "" on success, else the failed step's reason.
   std::string commit(const std::string& target, const struct stat& st) {
     // The owner first: chown clears the set-user-ID and set-group-ID bits, which fchmod then restores.
-    if (::fchown(fd_, st.st_uid, st.st_gid) != 0) (void)::fchown(fd_, static_cast<uid_t>(-1), st.st_gid);
+    if (::fchown(fd_, st.st_uid, st.st_gid) != 0 && ::fchown(fd_, static_cast<uid_t>(-1), st.st_gid) != 0) {
+      // neither allowed: the file keeps the caller's owner and group, as a new file would
+    }
     if (::fchmod(fd_, st.st_mode & 07777) != 0) return fmt::format("cannot set the mode: {}", std::strerror(errno));
     if (::fsync(fd_) != 0) return fmt::format("cannot sync {}: {}", path_, std::strerror(errno));
     const int fd = std::exchange(fd_, -1);

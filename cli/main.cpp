@@ -13,7 +13,7 @@
 #include "cli/process_tuning.hpp"
 #include "cli/run.hpp"
 #include "cli/sink.hpp"
-#include "simd/kernels.hpp"
+#include "core/kernel_choice.hpp"
 
 namespace {
 
@@ -33,12 +33,10 @@ bool env_flag(const char* name) {
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
 }
 
-// The one kernel choice (simd/kernels.hpp), from the command line, else the environment: `--kernels NAME` or
-// JVIEW_KERNELS=NAME, with the aliases --no-simd / JVIEW_NO_SIMD=1 (portable) and --force-ssse3 /
+// The one kernel choice (core/kernel_choice.hpp), from the command line, else the environment: `--kernels NAME`
+// or JVIEW_KERNELS=NAME, with the aliases --no-simd / JVIEW_NO_SIMD=1 (portable) and --force-ssse3 /
 // JVIEW_FORCE_SSSE3=1 (ssse3). False (reported) for an unknown name or a level this build or CPU lacks.
 bool choose_kernels(const jview::cli::options& o) {
-  namespace simd = jview::simd;
-  simd::kernel_request req;
   std::string name, who;
   const char* env = std::getenv("JVIEW_KERNELS");
   if (!o.kernels.empty()) {
@@ -60,18 +58,11 @@ bool choose_kernels(const jview::cli::options& o) {
     name = "ssse3";
     who = "JVIEW_FORCE_SSSE3";
   }
-  if (!name.empty() && !simd::parse_kernel_request(name, req)) {
-    jview::cli::eprint("jview: error: {}: unknown kernels (auto, portable, sse2, ssse3, avx2, avx512, neon)\n", who);
-    return false;
-  }
-  if (!name.empty() && !req.automatic) req.set_source(who);
-  simd::kernels k;
   std::string why;
-  if (!simd::choose_kernels(req, k, why)) {
+  if (!jview::select_kernels(name, who, why)) {
     jview::cli::eprint("jview: error: {}: {}\n", who, why);
     return false;
   }
-  simd::use_kernels(k);
   return true;
 }
 
@@ -89,7 +80,7 @@ static int run_main(int argc, char** argv) {
   if (!choose_kernels(o)) return jview::cli::exit_usage;
   jview::cli::use_process_tuning();
   if (o.version) {
-    jview::cli::oprint("jview {}\n{}\n", JVIEW_VERSION, jview::simd::describe_kernels(jview::simd::active_kernels()));
+    jview::cli::oprint("jview {}\n{}\n", JVIEW_VERSION, jview::describe_kernel_choice());
     return jview::cli::exit_ok;
   }
   if (o.check) return jview::cli::run_check(o);

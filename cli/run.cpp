@@ -249,6 +249,7 @@ int run_jq(const options& o) {
   stderr_messages messages(out, inputs);
   program_runner runner(*prog, results, messages);
   int status = exit_ok;
+  bool halted = false;  // halt/halt_error: their code is the status, -e does not apply (jq 1.8)
   // jq's status is that of the last input: an error in an earlier one does not count. False: stop (halt, or the
   // output is gone).
   auto run_one = [&](const filter::value& input) -> bool {
@@ -257,6 +258,7 @@ int run_jq(const options& o) {
     inputs.set_in_program(false);
     if (r == program_runner::outcome::halted) {
       status = runner.halt_code();
+      halted = true;
       return false;
     }
     status = r == program_runner::outcome::error ? exit_runtime : exit_ok;
@@ -302,7 +304,7 @@ int run_jq(const options& o) {
   }
   if (sink.broken_pipe) return exit_ok;
   status = std::max(status, reporter.status);
-  if (status == exit_ok && o.exit_status) {
+  if (status == exit_ok && o.exit_status && !halted) {
     if (!results.any_output()) return end_process(exit_no_output);
     if (!results.last_truthy()) return end_process(exit_false);
   }

@@ -15,7 +15,7 @@
 #include "cli/check_report.hpp"
 #include "cli/progress.hpp"
 #include "cli/run.hpp"
-#include "simd/kernels.hpp"
+#include "core/kernel_choice.hpp"
 
 namespace jview::cli {
 namespace {
@@ -65,7 +65,6 @@ std::size_t safe_cut(const char* p, std::size_t n) {
 
 // Validates one open descriptor; a bad sequence or a read error goes to the report. Returns the bytes read.
 std::uint64_t check_fd(int fd, const std::string& name, bool seekable, char* buf, check_report& report) {
-  const auto validate = simd::active_kernels().utf8->validate_utf8;
   std::uint64_t consumed = 0;  // bytes validated before buf[0]
   std::size_t carry = 0;
   line_counter lc;
@@ -78,7 +77,7 @@ std::uint64_t check_fd(int fd, const std::string& name, bool seekable, char* buf
     const bool eof = static_cast<std::size_t>(r) < k_block;
     const std::size_t n = carry + static_cast<std::size_t>(r);
     const std::size_t cut = eof ? n : safe_cut(buf, n);
-    const std::size_t bad = validate(buf, cut);
+    const std::size_t bad = jview::first_invalid_utf8(buf, cut);
     if (bad < cut) {
       const std::uint64_t offset = consumed + bad;
       if (seekable) {

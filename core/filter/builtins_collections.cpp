@@ -477,10 +477,6 @@ st f_strindices(interp& I, const value& in, const value* args, value& out) {
 
 st f_indices(interp& I, const value& in, const value* args, value& out) {
   const value& x = args[0];
-  if (in.is_null()) {
-    out = value();
-    return st::ok;
-  }
   if (in.is_string() && x.is_string()) return strindices(in, x, out);
   if (in.is_array() && x.is_array()) return index_value(I, in, x, out);
   if (in.is_array()) return index_value(I, in, value::array({x}), out);

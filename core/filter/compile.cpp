@@ -369,10 +369,9 @@ std::string dir_of(const std::string& path) {
 
 // jq's substitutions in a search path: a leading "~" is $HOME, a leading "$ORIGIN" the directory of the
 // executable.
-std::string expand_search_path(const std::string& d) {
+std::string expand_search_path(const program_impl& prog, const std::string& d) {
   if (d == "~" || d.compare(0, 2, "~/") == 0) {
-    const char* home = std::getenv("HOME");
-    if (home != nullptr && *home != '\0') return home + d.substr(1);
+    if (!prog.home.empty()) return prog.home + d.substr(1);
   } else if (d == "$ORIGIN" || d.compare(0, 8, "$ORIGIN/") == 0) {
     char exe[4096];
     const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -401,7 +400,7 @@ std::vector<std::string> search_dirs(const program_impl& prog, const value& meta
   std::vector<std::string> dirs;
   auto add = [&](const std::string& path) {
     if (path.empty()) return;
-    const std::string d = expand_search_path(path);
+    const std::string d = expand_search_path(prog, path);
     if (d[0] == '/')
       dirs.push_back(d);
     else if (d == ".")
@@ -420,7 +419,7 @@ std::vector<std::string> search_dirs(const program_impl& prog, const value& meta
   }
   static const std::vector<std::string> k_default_paths = {"~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"};
   for (const std::string& p : prog.library_paths.empty() ? k_default_paths : prog.library_paths)
-    dirs.push_back(expand_search_path(p));
+    dirs.push_back(expand_search_path(prog, p));
   return dirs;
 }
 
@@ -623,6 +622,8 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
   add_global("ARGS", args);
 
   prog->library_paths = opts.library_paths;
+  for (const auto& [name, text] : opts.environment)
+    if (name == "HOME") prog->home = text;
   parser ps(prog->source, prog->arena);
   parsed_program parsed = ps.parse_program();
   // The main program's imports live as long as the program (the resolver keeps pointers to them).
@@ -631,8 +632,8 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
   prog->main_imports.reset(main_imports);
   prog->main_data.reset(main_data);
   // jq includes $HOME/.jq into the main program when it is a file (as a directory it is a search path).
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    const std::string dot = std::string(home) + "/.jq";
+  if (!prog->home.empty()) {
+    const std::string dot = prog->home + "/.jq";
     if (detail::is_regular_file(dot)) {
       import_directive d;
       d.path = "\x01" + dot;

@@ -151,6 +151,7 @@ class program_impl final : public program {
   std::unordered_map<const funcdef*, compile_error> pending_errors;
   std::vector<std::unique_ptr<module_info>> modules;       // every loaded module (cached by file)
   std::vector<std::string> library_paths;                  // -L
+  std::string home;                                        // $HOME from compile_options::environment ("~" in paths)
   std::deque<std::string> module_sources;  // texts of loaded modules (error locations); a deque: loading a module
                                            // while another one's text is in use (import chains) moves no text
   std::unique_ptr<std::vector<std::pair<std::string, module_info*>>> main_imports;

@@ -79,14 +79,12 @@ value array_indices(const value& a, const value& sub) {
   a.for_each_element([&](const value& v) { x.push_back(v); });
   sub.for_each_element([&](const value& v) { y.push_back(v); });
   std::vector<value> out;
-  if (!y.empty() && y.size() <= x.size()) {
+  if (!y.empty() && y.size() <= x.size()) {  // (no element: no position, jq 1.8's [])
     for (std::size_t i = 0; i + y.size() <= x.size(); ++i) {
       bool ok = true;
       for (std::size_t j = 0; j < y.size() && ok; ++j) ok = equals(x[i + j], y[j]);
       if (ok) out.push_back(value::number(static_cast<double>(i)));
     }
-  } else if (y.empty()) {
-    return value::null();
   }
   return value::array(std::move(out));
 }
@@ -191,11 +189,7 @@ st index_value(interp& I, const value& t, const value& k, value& out) {
     }
     return st::ok;
   }
-  if (kk == kind::array && tk == kind::null_) {
-    out = value();
-    return st::ok;
-  }
-  return I.fail(index_error(t, k));
+  return I.fail(index_error(t, k));  // (null with an array too: jq 1.8's "Cannot index null with array")
 }
 
 st iterate_value(interp& I, const value& t, sink k) {

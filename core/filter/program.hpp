@@ -51,7 +51,7 @@ struct compile_options {
   std::vector<std::string> positional_strings;                   // $ARGS.positional (--args)
   std::vector<std::string> positional_json;                      // $ARGS.positional (--jsonargs)
   std::vector<std::string> library_paths;                        // -L
-  std::vector<std::pair<std::string, std::string>> environment;  // $ENV / env (cli reads environ)
+  std::vector<std::pair<std::string, std::string>> environment;  // $ENV / env; HOME: "~" and ~/.jq (cli reads environ)
   // The evaluator's shortcuts (core/filter/fast_paths.cpp lists them). Off, every construct takes the general
   // evaluation, with the same outputs and errors: the tests run both ways.
   bool fast_paths = true;

@@ -246,6 +246,9 @@ def cases(shared):
         c("seq input", ["--seq", "-c", "."], "\x1e[1]\n\x1e2\n", stdout="\x1e[1]\n\x1e2\n"),
         c("seq input with inputs", ["--seq", "-n", "-c", "[inputs]"], "\x1e[1]\n\x1e\x1e 2", stdout="\x1e[[1],2]\n"),
         c("RS without --seq is an error", ["-c", "."], "\x1e[1]", stdout="", exit=5, stderr_re="unexpected character"),
+        c("-e with halt: halt's status, 0 (jq 1.8)", ["-n", "-e", "halt"], stdout="", exit=0),
+        c("-e with false then halt: 0 (jq 1.8)", ["-n", "-e", "false, halt"], stdout="false\n", exit=0),
+        c("-e with halt_error: its status", ["-n", "-e", "null | halt_error(3)"], stdout="", exit=3),
         c("halt_error with null writes nothing", ["-n", "null | halt_error"], stdout="", stderr="", exit=5),
         c("halt_error with false writes its JSON", ["-n", "false | halt_error(1)"], stdout="", stderr="false\n", exit=1),
         # --- input_line_number and "(at FILE:LINE)" count lines as jq reads them: a last line without a newline

@@ -2,7 +2,7 @@
 """End-to-end tests of the jview executable: exact stdout bytes, stderr and exit status for each case in
 cases.py, plus differential checks against jq 1.8 (../shared/tools/jq-1.8) over the benchmark corpus.
 
-Usage: run_cli_tests.py --jview PATH --mode default|portable|ssse3 --shared DIR
+Usage: run_cli_tests.py --jview PATH --mode default|portable|sse2|ssse3|avx2|avx512 --shared DIR
 The mode (a kernel level, simd/kernels.hpp) sets JVIEW_KERNELS, or its alias JVIEW_FORCE_SSSE3 for ssse3, so that
 every kernel set runs the same cases."""
 import argparse
@@ -23,6 +23,16 @@ def env_for(mode):
     elif mode != "default":
         env["JVIEW_KERNELS"] = mode
     return env
+
+
+def skip_unless_runnable(jview, mode):
+    """Exits 77 (ctest's skip) when this CPU or build cannot run the kernel mode (e.g. avx2 on an older CPU)."""
+    if mode == "default":
+        return
+    p = subprocess.run([jview, "-n", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(mode))
+    if p.returncode != 0:
+        print(f"skipped: kernel mode {mode} does not run here: {p.stderr.decode(errors='replace').strip()}")
+        sys.exit(77)
 
 
 def run(cmd, stdin=b"", env=None, cwd=None, timeout=120):
@@ -400,6 +410,7 @@ def main():
     ap.add_argument("--no-jq", action="store_true", help="corpus round trips only (sanitizer builds)")
     args = ap.parse_args()
     shared = os.path.abspath(args.shared)
+    skip_unless_runnable(os.path.abspath(args.jview), args.mode)
     r = Runner(os.path.abspath(args.jview), args.mode, shared)
     with tempfile.TemporaryDirectory() as tmp:
         for c in case_table.cases(shared):

@@ -4,7 +4,7 @@ compact output parses again to the same bytes), every n_ file is rejected with e
 `jview: error: FILE:LINE:COLUMN: ...` message, no i_ file crashes or hangs; `--check` agrees (0 / 1).
 Five n_ files are valid jq *streams* (STREAMS): accepted by default as jq does, rejected under --strict, which
 every n_ and y_ file is also run with.
-Usage: run_conformance.py --jview PATH --mode default|portable|ssse3 --shared DIR"""
+Usage: run_conformance.py --jview PATH --mode default|portable|sse2|ssse3|avx2|avx512 --shared DIR"""
 import argparse
 import os
 import re
@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
-from run_cli_tests import env_for  # noqa: E402
+from run_cli_tests import env_for, skip_unless_runnable  # noqa: E402
 
 # n_ files that are valid JSON *streams*: jq (1.6 and 1.8) accepts them, and so does jview's default mode, which
 # reads any number of values per input, and --check (a file of no value is valid, as for `jq empty`; --strict
@@ -39,6 +39,7 @@ def main():
     ap.add_argument("--mode", default="default")
     ap.add_argument("--shared", required=True)
     args = ap.parse_args()
+    skip_unless_runnable(args.jview, args.mode)
     env = env_for(args.mode)
     suite = os.path.join(args.shared, "conformance", "JSONTestSuite", "test_parsing")
     passed, failed = 0, []

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The layout rules of docs/ARCHITECTURE.md, checked: no source file in cli/, core/ or simd/ over 900 lines;
+cli/ includes only core's public headers (PUBLIC below) and nothing from simd/; core/ and simd/ never read the
+environment, print to the standard streams, exit or call mallopt (the executable decides those).
+Usage: layout_check.py SOURCE_DIR"""
+import os
+import re
+import sys
+
+MAX_LINES = 900
+# The library's public surface: what an embedder (and cli/) may include. Everything else in core/ is internal.
+PUBLIC = {
+    "core/byte_source.hpp", "core/diagnostics.hpp", "core/document.hpp", "core/error.hpp",
+    "core/input_stream.hpp", "core/kernel_choice.hpp", "core/line_counter.hpp", "core/output.hpp",
+    "core/parser.hpp", "core/program_runner.hpp", "core/result_writer.hpp", "core/sanitizer.hpp",
+    "core/value_reader.hpp", "core/writer.hpp", "core/filter/program.hpp", "core/filter/value.hpp",
+}
+# Calls core/ and simd/ leave to the executable.
+FORBIDDEN = re.compile(r"\b(getenv|secure_getenv|mallopt|std::exit|_exit|printf|puts|std::cout|std::cerr)\s*\(?"
+                       r"|\bexit\s*\(|\bfprintf\s*\(\s*std(out|err)|\benviron\b")
+
+
+def sources(root, folder):
+    for dirpath, _, files in os.walk(os.path.join(root, folder)):
+        for f in sorted(files):
+            if f.endswith((".cpp", ".hpp", ".h", ".cc")):
+                yield os.path.join(dirpath, f)
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def main():
+    root = os.path.abspath(sys.argv[1])
+    problems = []
+    for folder in ("cli", "core", "simd"):
+        for path in sources(root, folder):
+            rel = os.path.relpath(path, root)
+            text = open(path, encoding="utf-8").read()
+            n = text.count("\n")
+            if n > MAX_LINES:
+                problems.append(f"{rel}: {n} lines (over {MAX_LINES}): split it along its seams")
+            if folder == "cli":
+                for inc in re.findall(r'#include "([^"]+)"', text):
+                    if inc.startswith("simd/"):
+                        problems.append(f"{rel}: includes {inc} (cli/ reaches kernels through core/kernel_choice.hpp)")
+                    elif inc.startswith("core/") and inc not in PUBLIC:
+                        problems.append(f"{rel}: includes {inc}, not one of core's public headers")
+            else:
+                for m in FORBIDDEN.finditer(strip_comments(text)):
+                    problems.append(f"{rel}: calls {m.group(0).strip('( ')}: core/ and simd/ leave that to the executable")
+    for p in problems:
+        print(p)
+    print(f"layout: {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

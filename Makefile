@@ -7,7 +7,8 @@ BENCH_ARGS ?=
 CMAKE      ?= cmake
 
 BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
-TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev man-db groff-base bash-completion zsh fish
+TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev man-db groff-base bash-completion zsh fish \
+              python3-distributed parallel
 # (python3-munkres: matplotlib's fonttools then takes it rather than scipy, whose pythran pulls in libboost-dev 1.74,
 # which conflicts with libboost-json1.81-dev: apt would remove matplotlib to install Boost.JSON, or the other way.)
 BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils python3-matplotlib python3-munkres

@@ -93,6 +93,7 @@ class output_buffer {
     whole_ = len_;
   }
   bool failed() const noexcept { return failed_; }
+  std::size_t buffered() const noexcept { return len_; }  // bytes not yet handed to the callback
 
   // The buffered bytes up to the last maybe_flush(): whole values only. Read by a fault handler (the bytes
   // [data(), data() + whole()) are always written: the buffer only ever appends behind them).

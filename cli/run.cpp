@@ -259,6 +259,7 @@ bool prepare_program(const options& o, program_text& pt, int& status) {
 }
 
 std::unique_ptr<filter::program> compile_text(const program_text& pt, int& status) {
+  status = exit_usage;
   std::unique_ptr<filter::program> prog;
   try {
     prog = filter::program::compile(pt.source, pt.copts);

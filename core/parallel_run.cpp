@@ -457,7 +457,7 @@ void work(shared_state& s, runner_ctx& c) {
     t.log.clear();
     {
       log_sink sink(t.log);
-      const region r{t.bytes, 0, t.first, false, t.name.get()};
+      const region r{t.bytes, 0, t.first, t.last, t.name.get()};
       run_region(c, r, sink, t.log, s.cancel, &sink);
     }
     lk.lock();

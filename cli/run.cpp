@@ -345,7 +345,7 @@ int run_jq(const options& o) {
   const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
   // Several threads for a stream of values, when the program sees only its own input (decided here, once).
   const unsigned threads = thread_count(o);
-  const bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.seq &&
+  const bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.stream_errors && !o.seq &&
                         !o.parse.single_value && !o.unbuffered && !prog->reads_inputs() && !meter.running();
   bool any_output = false, last_truthy = true;
   if (parallel) {

@@ -33,6 +33,8 @@ constexpr std::size_t k_none = ~std::size_t{0};
 // A worker's log of one piece holds at most this much output; past it the caller's thread runs the rest of the
 // piece itself, writing as it goes (`range(1e9)` per input keeps memory bounded).
 constexpr std::size_t k_log_limit = std::size_t{4} << 20;
+// A log's output this long goes out from the log itself, not through the output buffer.
+constexpr std::size_t k_write_through = std::size_t{64} << 10;
 // An error this close to a piece's end may be the cut's doing (as value_reader's k_cut_margin).
 constexpr std::size_t k_cut_margin = 64;
 
@@ -345,6 +347,8 @@ class producer {
       at = c;
     }
   }
+  // A piece's buffer: its bytes and the start of the next line (carried over to the next piece).
+  std::size_t buffer_size() const noexcept { return chunk_ + chunk_ / 4 + (std::size_t{64} << 10); }
   // A free buffer of at least `cap` bytes (or a new one).
   std::shared_ptr<piece_buffer> buffer(std::size_t cap) {
     {
@@ -352,8 +356,8 @@ class producer {
       auto& all = s_->buffers;
       for (std::size_t i = 0; i < all.size(); ++i) {
         if (all[i].use_count() != 1) continue;
-        if (all[i]->cap >= cap && all[i]->cap <= 4 * std::max(cap, 2 * chunk_)) return all[i];
-        if (all[i]->cap > 4 * 2 * chunk_) {  // a large value's: let it go
+        if (all[i]->cap >= cap && all[i]->cap <= 4 * std::max(cap, buffer_size())) return all[i];
+        if (all[i]->cap > 4 * buffer_size()) {  // a large value's: let it go
           all.erase(all.begin() + static_cast<std::ptrdiff_t>(i));
           --i;
         }
@@ -369,7 +373,7 @@ class producer {
   }
   void read_pieces(byte_source& src, const std::shared_ptr<const std::string>& name) {
     const bool stream = src.type() == byte_source::kind::stream;
-    std::shared_ptr<piece_buffer> cur = buffer(2 * chunk_);
+    std::shared_ptr<piece_buffer> cur = buffer(buffer_size());
     std::size_t len = 0, want = chunk_;
     bool first = true, eof = false;
     std::string error;
@@ -408,7 +412,7 @@ class producer {
       }
       std::shared_ptr<piece_buffer> next;
       if (!eof) {
-        next = buffer(std::max(2 * chunk_, len - c + chunk_));
+        next = buffer(std::max(buffer_size(), len - c + chunk_));
         if (next != nullptr) std::memcpy(next->data, cur->data + c, len - c);
       }
       const bool last = eof && error.empty();
@@ -598,7 +602,11 @@ class replayer {
         case piece_log::kind::read_error: rep_.read_failed(*name_, e.text); break;
       }
     }
-    out_.append(log.out.data() + at, log.out.size() - at);
+    const std::size_t rest = log.out.size() - at;
+    if (rest >= k_write_through)
+      out_.write_through(log.out.data() + at, rest);  // (a memcpy less)
+    else
+      out_.append(log.out.data() + at, rest);
     out_.maybe_flush();
     apply(log);
   }
@@ -673,7 +681,7 @@ parallel_outcome run_parallel(const parallel_options& o,
                               output_buffer& out, parallel_reporter& rep) {
   const unsigned n = std::max(1u, o.threads);
   auto s = std::make_shared<shared_state>();
-  s->max_in_flight = 2 * n + 2;
+  s->max_in_flight = 2 * n + 1;
   std::vector<std::unique_ptr<runner_ctx>> ctxs;
   for (unsigned i = 0; i <= n; ++i) ctxs.push_back(std::make_unique<runner_ctx>(make_program(), o));
   auto prod = std::make_shared<producer>(s, o);

@@ -459,10 +459,15 @@ void work(shared_state& s, runner_ctx& c) {
     }
     lk.unlock();
     t.log.clear();
-    {
+    try {
       log_sink sink(t.log);
       const region r{t.bytes, 0, t.first, t.last, t.name.get()};
       run_region(c, r, sink, t.log, s.cancel, &sink);
+    } catch (...) {
+      // (out of memory): the caller's thread runs the whole piece itself, and meets the fault as one thread would.
+      t.log.clear();
+      t.log.overflow = true;
+      t.log.cut_at = 0;
     }
     lk.lock();
     t.done = true;

@@ -2,6 +2,8 @@
 // on each, write the results. The identity filter writes each input straight from its view.
 #include <fmt/core.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -80,6 +82,26 @@ class stderr_messages final : public run_messages {
   output_buffer& out_;
   const input_stream& inputs_;
 };
+
+// Whether threads pay for these inputs: not when they are all regular files of less than two pieces in all, and
+// not by default under an address-space limit (ulimit -v: each thread reserves stacks and arenas of its own).
+bool worth_threads(const options& o, std::size_t chunk) {
+  if (o.threads <= 0 && std::getenv("JVIEW_THREADS") == nullptr) {
+    rlimit rl{};
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) return false;
+  }
+  if (o.files.empty()) {
+    struct stat st;
+    return !(fstat(0, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < 2 * chunk);
+  }
+  std::uint64_t total = 0;
+  for (const std::string& f : o.files) {
+    struct stat st;
+    if (stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return true;
+    total += static_cast<std::uint64_t>(st.st_size);
+  }
+  return total >= 2 * chunk;
+}
 
 // A parallel run's messages (core/parallel_run.hpp), worded as stderr_messages and input_reporter word them.
 class parallel_messages final : public parallel_reporter {
@@ -345,31 +367,34 @@ int run_jq(const options& o) {
   const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
   // Several threads for a stream of values, when the program sees only its own input (decided here, once).
   const unsigned threads = thread_count(o);
-  const bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.stream_errors && !o.seq &&
-                        !o.parse.single_value && !o.unbuffered && !prog->reads_inputs() && !meter.running();
+  parallel_options po;
+  // Tests only: tiny pieces, so that values cross every kind of boundary.
+  if (const char* e = std::getenv("JVIEW_CHUNK_SIZE"); e != nullptr && std::strtoul(e, nullptr, 10) > 0)
+    po.chunk_size = std::strtoul(e, nullptr, 10);
+  bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.stream_errors &&
+                  !o.seq && !o.parse.single_value && !o.unbuffered && !prog->reads_inputs() && !meter.running() &&
+                  worth_threads(o, po.chunk_size);
   bool any_output = false, last_truthy = true;
   if (parallel) {
-    parallel_options po;
     po.files = o.files;
     po.parse = o.parse;
     po.format = rf;
     po.threads = threads;
-    // Tests only: tiny pieces, so that values cross every kind of boundary.
-    if (const char* e = std::getenv("JVIEW_CHUNK_SIZE"); e != nullptr && std::strtoul(e, nullptr, 10) > 0)
-      po.chunk_size = std::strtoul(e, nullptr, 10);
     parallel_messages pm(reporter, sink);
     const parallel_outcome r = run_parallel(
         po,
         [&]() -> std::unique_ptr<filter::program> {
-          if (prog) return std::move(prog);
           int st = exit_ok;
           return compile_text(text, st);
         },
         out, pm);
+    parallel = r.started;  // else: no threads to be had, nothing read yet
     halted = r.halted;
     status = r.halted ? r.halt_code : r.ran && r.last_failed ? exit_runtime : exit_ok;
     any_output = r.any_output;
     last_truthy = r.last_truthy;
+  }
+  if (parallel) {
   } else if (o.null_input) {
     run_one(filter::value());
   } else if (o.slurp) {

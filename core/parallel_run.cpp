@@ -12,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -80,6 +81,7 @@ struct task {
   enum class type { piece, open_failed, read_failed };
   type t = type::piece;
   std::shared_ptr<const std::string> name;
+  std::shared_ptr<std::atomic<bool>> stop;  // set by the writer when the input stopped (the producer moves on)
   std::string why;  // open_failed, read_failed
   std::string_view bytes;
   std::shared_ptr<source_bytes> keep;
@@ -302,6 +304,7 @@ class producer {
         continue;
       }
       auto name = std::make_shared<const std::string>(src->name());
+      stop_ = std::make_shared<std::atomic<bool>>(false);
       if (src->type() == byte_source::kind::whole)
         cut_whole(*src, name);
       else
@@ -326,6 +329,7 @@ class producer {
              bool first, bool last) {
     auto t = std::make_unique<task>();
     t->name = std::move(name);
+    t->stop = stop_;
     t->bytes = bytes;
     t->keep = std::move(keep);
     t->first = first;
@@ -338,7 +342,7 @@ class producer {
     std::size_t at = 0;
     bool first = true;
     for (;;) {
-      if (s_->cancel) return;
+      if (s_->cancel || *stop_) return;
       std::size_t c = all.size() - at > chunk_ ? cut_forward(all.data(), all.size(), at + chunk_, false) : 0;
       if (c == 0) c = all.size();
       piece(name, all.substr(at, c - at), keep, first, c == all.size());
@@ -384,7 +388,7 @@ class producer {
         len = 0;
       }
       while (!eof && len < want) {
-        if (s_->cancel) return;
+        if (s_->cancel || *stop_) return;
         if (len == cur->cap) {  // a long line: a larger buffer
           std::shared_ptr<piece_buffer> more = buffer(std::max(cur->cap * 2, want));
           if (more == nullptr) {
@@ -405,7 +409,10 @@ class producer {
           break;  // what has arrived is processed now (`tail -f log | jview -c .` prints each line)
         }
       }
-      const std::size_t c = eof ? len : cut_backward(cur->data, len, 0, true);
+      std::size_t c = eof ? len : cut_backward(cur->data, len, 0, true);
+      // No newline to cut at in this much (NUL bytes from /dev/zero, a huge value on one line): cut anyway; the
+      // writer joins the value's pieces again, or a worker finds the error.
+      if (c == 0 && len >= 4 * chunk_) c = len;
       if (c == 0 && !eof) {
         want = len + 1;
         continue;
@@ -437,6 +444,7 @@ class producer {
   std::shared_ptr<shared_state> s_;
   std::vector<std::string> files_;
   std::size_t chunk_;
+  std::shared_ptr<std::atomic<bool>> stop_;  // the current input's
 };
 
 // ---- the workers ----
@@ -527,6 +535,7 @@ class replayer {
   // The next task in order; false: stop the run (halt, or the output is gone).
   bool take(task& t) {
     if (t.name.get() != name_.get()) start_input(t.name);
+    const bool was_stopped = stopped_;
     switch (t.t) {
       case task::type::open_failed:
         out_.flush();
@@ -544,6 +553,7 @@ class replayer {
         if (!stopped_) piece(t);
         break;
     }
+    if (stopped_ && !was_stopped && t.stop) *t.stop = true;  // the rest of this input is not read
     return !result_.halted && !rep_.stopped();
   }
   const parallel_outcome& result() const noexcept { return result_; }
@@ -689,10 +699,32 @@ parallel_outcome run_parallel(const parallel_options& o,
   s->max_in_flight = 2 * n + 1;
   std::vector<std::unique_ptr<runner_ctx>> ctxs;
   for (unsigned i = 0; i <= n; ++i) ctxs.push_back(std::make_unique<runner_ctx>(make_program(), o));
-  auto prod = std::make_shared<producer>(s, o);
-  std::thread producer_thread([prod] { prod->run(); });
   std::vector<std::thread> workers;
-  for (unsigned i = 0; i < n; ++i) workers.emplace_back([&s, &c = *ctxs[i + 1]] { work(*s, c); });
+  try {
+    for (unsigned i = 0; i < n; ++i) workers.emplace_back([&s, &c = *ctxs[i + 1]] { work(*s, c); });
+  } catch (const std::system_error&) {  // no threads to be had (an address-space limit): nothing was read
+    s->cancel = true;
+    s->work_cv.notify_all();
+    for (std::thread& t : workers) t.join();
+    parallel_outcome none;
+    none.started = false;
+    return none;
+  }
+  auto prod = std::make_shared<producer>(s, o);
+  std::thread producer_thread;
+  try {
+    producer_thread = std::thread([prod] { prod->run(); });
+  } catch (const std::system_error&) {
+    {
+      std::lock_guard<std::mutex> lk(s->m);
+      s->cancel = true;
+      s->work_cv.notify_all();
+    }
+    for (std::thread& t : workers) t.join();
+    parallel_outcome none;
+    none.started = false;
+    return none;
+  }
 
   replayer w(o, *ctxs[0], out, rep, s->cancel);
   {

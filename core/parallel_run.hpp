@@ -50,6 +50,7 @@ struct parallel_options {
 
 // How the run ended, for the exit status (jq's rule: that of the last input; -e looks at the last output).
 struct parallel_outcome {
+  bool started = true;       // false: no threads could be made, nothing was read or written (run on one thread)
   bool ran = false;          // the program ran on at least one input
   bool last_failed = false;  // its last run ended in a runtime error
   bool halted = false;       // halt / halt_error: halt_code is the status

@@ -213,6 +213,9 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
   CLI::Option* progress_opt = flag("--progress", p.progress_on,
                                    "show a progress line on stderr (by default: on a terminal, for long runs)");
   CLI::Option* no_progress_opt = flag("--no-progress", p.progress_off, "never show the progress line");
+  option("--threads", o.threads,
+         "evaluate on N threads, output as with one (0, the default: JVIEW_THREADS, else the CPUs this process may "
+         "use, at most 8); 1: one thread");
   flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
   option("--kernels", o.kernels,
          "auto|portable|sse2|ssse3|avx2|avx512|neon: the kernels up to this level (also: JVIEW_KERNELS)");

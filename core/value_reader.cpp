@@ -74,6 +74,32 @@ void value_reader::open(std::unique_ptr<byte_source> source) {
   }
 }
 
+void value_reader::restart(std::unique_ptr<byte_source> source) {
+  chunk_.reset();
+  keep_.reset();
+  src_.reset();
+  buf_ = nullptr;
+  len_ = pos_ = 0;
+  base_offset_ = 0;
+  eof_ = bom_checked_ = false;
+  values_ = 0;
+  boundary_.reset();
+  scan_at_ = 0;
+  value_complete_ = false;
+  probe_at_ = k_first_probe;
+  lines_.reset();
+  counted_ = 0;
+  dropped_from_ = k_none;
+  next_newline_ = 0;
+  newline_known_ = false;
+  error_ = parse_error{};
+  error_pos_ = 0;
+  error_at_start_ = false;
+  io_error_.clear();
+  parser_.invalidate_index();
+  open(std::move(source));
+}
+
 bool value_reader::make_room() {
   buffer& c = *chunk_;
   if (c.cap != 0 && c.cap - len_ >= std::min(k_min_read, c.cap / 4)) return true;

@@ -44,7 +44,16 @@ class value_reader {
   void open_fd(int fd, std::string name);
   // Reads from any source.
   void open(std::unique_ptr<byte_source> source);
+  // Reads another input from its start, keeping the parser and its tables (a parallel run's worker reads piece
+  // after piece).
+  void restart(std::unique_ptr<byte_source> source);
   const std::string& name() const noexcept { return name_; }
+  // A whole source's values from byte `offset` on (a parallel run's piece that starts inside a line): the bytes
+  // before it count for lines and columns only, and no byte order mark is looked for. Call after open().
+  void start_at(std::size_t offset) noexcept {
+    pos_ = offset;
+    bom_checked_ = true;
+  }
 
   // --seq (RFC 7464 input): the record separator 0x1E may stand between values, like whitespace.
   void set_record_separators(bool on) noexcept { rs_ = on; }

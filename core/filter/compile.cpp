@@ -285,6 +285,8 @@ void resolver::resolve_node(node* n) {
           n->ck = call_kind::native;
           n->index = static_cast<std::uint32_t>(idx);
           if (arity == 0 && n->name == "env") prog_.ensure_env();
+          if (arity == 0 && (n->name == "input" || n->name == "inputs" || n->name == "input_line_number"))
+            prog_.reads_inputs_ = true;
         }
       }
       for (node* a : n->args) resolve(a);

@@ -141,6 +141,7 @@ class program_impl final : public program {
   bool run(const value& input, input_provider* inputs, const run_callbacks& cb, std::string& error,
            int& halt_code) override;
   bool last_error_not_string() const override { return error_not_string_; }
+  bool reads_inputs() const override { return reads_inputs_; }
 
   ast_arena arena;
   node* main = nullptr;
@@ -163,6 +164,7 @@ class program_impl final : public program {
   std::vector<std::pair<std::string, std::string>> environment;
   std::string source;
   bool error_not_string_ = false;
+  bool reads_inputs_ = false;  // a call of input, inputs or input_line_number was resolved
   bool env_built_ = false;
   bool fast_paths = true;  // compile_options::fast_paths: the compiler chooses fast paths (fast_paths.cpp)
   void ensure_env();  // builds $ENV (globals[0]) from `environment` on first use

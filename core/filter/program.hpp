@@ -80,6 +80,9 @@ class program {
   // and jq prints "jq: error (at <file>) (not a string): <json>". For halt_error, `error` holds the exact text
   // jq writes to stderr (a string as is, anything else as JSON plus a newline).
   virtual bool last_error_not_string() const { return false; }
+  // True when the program may look past its own input: it calls `input`, `inputs` or `input_line_number` (a
+  // parallel run evaluates such a program on one thread, in order).
+  virtual bool reads_inputs() const { return true; }
 };
 
 // A function the evaluator calls every few hundred values it allocates (the process's memory policy may act on the

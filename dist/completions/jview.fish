@@ -38,6 +38,7 @@ complete -c jview -l check-format -x -a 'plain github json' -d 'how --check, --u
 complete -c jview -s i -l in-place -d 'rewrite each FILE with the programs output for it (exactly one value)'
 complete -c jview -l progress -d 'show a progress line on stderr (by default: on a terminal, for long ru'
 complete -c jview -l no-progress -d 'never show the progress line'
+complete -c jview -l threads -x -d 'evaluate on N threads, output as with one (0, the default: JVIEW_THREA'
 complete -c jview -l no-simd -d 'use the portable kernels (also: JVIEW_NO_SIMD=1)'
 complete -c jview -l kernels -x -a 'auto portable sse2 ssse3 avx2 avx512 neon' -d 'auto|portable|sse2|ssse3|avx2|avx512|neon: the kernels up to this leve'
 complete -c jview -l force-ssse3 -d 'use the SSSE3 kernels without asking the CPU (a CPU without SSSE3 dies'

@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 time_each=60
 build="$root/build-fuzz/libfuzzer"
 shared="$root/../shared"
-targets="parse roundtrip utf8 stream compile eval"
+targets="parse roundtrip utf8 stream chunks compile eval"
 parallel=2
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -224,9 +224,86 @@ st interp::ev_recurse(const node* n, const value& in, const env* e, sink k) {
   return r.run(in);
 }
 
+namespace {
+
+// Suffix chains (`.a.b.c`) and operator chains (`1 + 2 + 3`) are left-deep trees. Up to this many levels the
+// evaluator recurses through them as through anything else; a longer chain runs in one loop (chain_*), so a chain of
+// 10^6 terms costs no stack.
+constexpr std::size_t k_chain_loop_after = 32;
+
+bool is_literal_index(const node* n) { return n->o == op::index && n->b->o == op::literal; }
+
+// An operand of an arithmetic chain that gives exactly one value or an error, without effects: a literal, a
+// variable, `.`, `.k` (not optional).
+bool is_single_operand(const node* n) {
+  switch (n->o) {
+    case op::literal:
+    case op::var:
+    case op::identity: return true;
+    case op::index: return !n->opt && n->a->o == op::identity && n->b->o == op::literal;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// `.k1.k2...kn` with literal keys, more than k_chain_loop_after of them: the target once, then each key in a loop
+// (each level gives one value, or none under `?`, or an error: what the nested evaluation gives).
+st interp::chain_index(const node* n, const value& in, const env* e, sink k) {
+  std::vector<const node*> spine;  // top first
+  const node* m = n;
+  for (; is_literal_index(m); m = m->a) spine.push_back(m);
+  auto per_target = [&](const value& target) -> st {
+    value t = target;
+    for (std::size_t j = spine.size(); j-- > 0;) {
+      value out;
+      const st s = index_value(*this, t, spine[j]->b->v, out);
+      if (s != st::ok) return (s == st::err && spine[j]->opt) ? st::ok : s;
+      t = std::move(out);
+    }
+    return k(t);
+  };
+  if (m->o == op::identity) return per_target(in);
+  return eval(m, in, e, make_sink(per_target));
+}
+
+// `x op1 y1 op2 y2 ...` whose right operands are single (is_single_operand), more than k_chain_loop_after of them:
+// the operands in the nested evaluation's order (the last one first), then the leftmost term's outputs, each
+// folded left to right.
+st interp::chain_arith(const node* n, const value& in, const env* e, sink k) {
+  std::vector<const node*> spine;  // top first
+  const node* m = n;
+  for (; m->o == op::arith && is_single_operand(m->b); m = m->a) spine.push_back(m);
+  std::vector<value> operands(spine.size());
+  for (std::size_t j = 0; j < spine.size(); ++j) {
+    bool got = false;
+    auto one = [&](const value& v) -> st {
+      operands[j] = v;
+      got = true;
+      return st::ok;
+    };
+    const st s = eval(spine[j]->b, in, e, make_sink(one));
+    if (s != st::ok || !got) return s;
+  }
+  auto per_l = [&](const value& l) -> st {
+    value acc = l;
+    for (std::size_t j = spine.size(); j-- > 0;) {
+      const st s = arith_inplace(*this, spine[j]->sub, acc, operands[j]);
+      if (s != st::ok) return s;
+    }
+    return k(acc);
+  };
+  return eval(m, in, e, make_sink(per_l));
+}
+
 st interp::ev_index(const node* n, const value& in, const env* e, sink k) {
   const node* kn = n->b;
   if (kn->o == op::literal) {
+    if (is_literal_index(n->a)) {
+      std::size_t depth = 1;
+      for (const node* m = n->a; is_literal_index(m) && depth <= k_chain_loop_after; m = m->a) ++depth;
+      if (depth > k_chain_loop_after) return chain_index(n, in, e, k);
+    }
     if (n->a->o == op::identity) {
       value out;
       const st s = index_value(*this, in, kn->v, out);
@@ -292,9 +369,13 @@ st interp::ev_pipe(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::ev_comma(const node* n, const value& in, const env* e, sink k) {
-  const st s = eval(n->a, in, e, k);
-  if (s != st::ok) return s;
-  return eval(n->b, in, e, k);
+  // The parser builds comma chains right-deep (`a, (b, (c, d))`): a chain of any length runs in this loop.
+  for (;;) {
+    const st s = eval(n->a, in, e, k);
+    if (s != st::ok) return s;
+    if (n->b->o != op::comma) return eval(n->b, in, e, k);
+    n = n->b;
+  }
 }
 
 st interp::ev_neg(const node* n, const value& in, const env* e, sink k) {
@@ -307,6 +388,12 @@ st interp::ev_neg(const node* n, const value& in, const env* e, sink k) {
 
 st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
   const int opc = n->sub;
+  if (n->a->o == op::arith && is_single_operand(n->b)) {
+    std::size_t depth = 1;
+    for (const node* m = n->a; m->o == op::arith && is_single_operand(m->b) && depth <= k_chain_loop_after; m = m->a)
+      ++depth;
+    if (depth > k_chain_loop_after) return chain_arith(n, in, e, k);
+  }
   if (n->b->o == op::literal) {
     const value& r = n->b->v;
     auto per_l = [&](const value& l) -> st {
@@ -364,15 +451,19 @@ st interp::ev_andor(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::ev_alt(const node* n, const value& in, const env* e, sink k) {
-  bool found = false;
-  auto per_l = [&](const value& v) -> st {
-    if (!v.truthy()) return st::ok;
-    found = true;
-    return k(v);
-  };
-  const st s = eval(n->a, in, e, make_sink(per_l));
-  if (s != st::ok || found) return s;
-  return eval(n->b, in, e, k);
+  // `a // b // c` is right-deep (`a // (b // c)`): the chain runs in this loop.
+  for (;;) {
+    bool found = false;
+    auto per_l = [&](const value& v) -> st {
+      if (!v.truthy()) return st::ok;
+      found = true;
+      return k(v);
+    };
+    const st s = eval(n->a, in, e, make_sink(per_l));
+    if (s != st::ok || found) return s;
+    if (n->b->o != op::alt) return eval(n->b, in, e, k);
+    n = n->b;
+  }
 }
 
 st interp::ev_if(const node* n, const value& in, const env* e, sink k) {
@@ -475,6 +566,9 @@ st interp::ev_format(const node* n, const value& in, const env* e, sink k) {
 // The dispatcher stays small: each construct runs in its own function, so a level of jq recursion costs only
 // the frames of the constructs it passes through (deep recursion is bounded by stack use, not by a count).
 st interp::eval(const node* n, const value& in, const env* e, sink k) {
+  // Any nesting of the program or of its recursion ends here, with an error, before the stack does.
+  if (!stack_ok()) [[unlikely]]
+    return stack_overflow();
   switch (n->o) {
     case op::identity: return k(in);
     case op::recurse: return ev_recurse(n, in, e, k);

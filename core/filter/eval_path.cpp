@@ -89,6 +89,8 @@ st interp::call_path(const node* n, const path_link* p, const value& in, const e
 }
 
 st interp::eval_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
+  if (!stack_ok()) [[unlikely]]
+    return stack_overflow();
   switch (n->o) {
     case op::identity: return k(p, in);
     case op::recurse: {
@@ -191,22 +193,26 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
       auto next = [&](const path_link* p2, const value& v) -> st { return eval_path(n->b, p2, v, e, k); };
       return eval_path(n->a, p, in, e, make_psink(next));
     }
-    case op::comma: {
-      const st s = eval_path(n->a, p, in, e, k);
-      if (s != st::ok) return s;
-      return eval_path(n->b, p, in, e, k);
-    }
-    case op::alt: {
-      bool found = false;
-      auto per_l = [&](const path_link* p2, const value& v) -> st {
-        if (!v.truthy()) return st::ok;
-        found = true;
-        return k(p2, v);
-      };
-      const st s = eval_path(n->a, p, in, e, make_psink(per_l));
-      if (s != st::ok || found) return s;
-      return eval_path(n->b, p, in, e, k);
-    }
+    case op::comma:  // right-deep chains (see ev_comma)
+      for (;;) {
+        const st s = eval_path(n->a, p, in, e, k);
+        if (s != st::ok) return s;
+        if (n->b->o != op::comma) return eval_path(n->b, p, in, e, k);
+        n = n->b;
+      }
+    case op::alt:
+      for (;;) {
+        bool found = false;
+        auto per_l = [&](const path_link* p2, const value& v) -> st {
+          if (!v.truthy()) return st::ok;
+          found = true;
+          return k(p2, v);
+        };
+        const st s = eval_path(n->a, p, in, e, make_psink(per_l));
+        if (s != st::ok || found) return s;
+        if (n->b->o != op::alt) return eval_path(n->b, p, in, e, k);
+        n = n->b;
+      }
     case op::if_: {
       auto per_c = [&](const value& c) -> st {
         if (c.truthy()) return eval_path(n->b, p, in, e, k);

@@ -62,7 +62,6 @@ class parser {
   void parse_directives(parsed_program& out);
   funcdef* parse_funcdef();
   node* parse_pipe();
-  node* parse_comma_operand();
   node* parse_binary(int min_level);
   node* parse_unary();
   node* parse_postfix(node* t);

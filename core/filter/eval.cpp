@@ -233,14 +233,24 @@ constexpr std::size_t k_chain_loop_after = 32;
 
 bool is_literal_index(const node* n) { return n->o == op::index && n->b->o == op::literal; }
 
-// An operand of an arithmetic chain that gives exactly one value or an error, without effects: a literal, a
-// variable, `.`, `.k` (not optional).
+// An operand of an arithmetic chain that gives exactly one value or an error: a literal, a variable, `.`, an array
+// construction (`[1] + [2] + ...`), `.k.l` or `$v.k` (literal keys, not optional), `-` of a literal. Evaluated in
+// the nested evaluation's order, so effects inside `[...]` (debug, input) come in jq's order too.
 bool is_single_operand(const node* n) {
   switch (n->o) {
     case op::literal:
     case op::var:
-    case op::identity: return true;
-    case op::index: return !n->opt && n->a->o == op::identity && n->b->o == op::literal;
+    case op::identity:
+    case op::array: return true;
+    case op::neg: return n->a->o == op::literal;
+    case op::index:
+      for (int depth = 0; depth < 8; ++depth) {
+        if (n->opt || n->b->o != op::literal) return false;
+        n = n->a;
+        if (n->o == op::identity || n->o == op::var) return true;
+        if (n->o != op::index) return false;
+      }
+      return false;
     default: return false;
   }
 }

@@ -83,6 +83,8 @@ class parser {
   std::string file_name_;
   std::uint32_t prev_start_ = 0, prev_end_ = 0;  // the last consumed token (jq reports EOF errors there)
   int depth_ = 0;
+  std::uint32_t loc_pos_ = 0;  // loc_literal: the line of the last `$__loc__` and where it stood
+  int loc_line_ = 1;
   // jq's grammar recovers from a syntax error at the innermost '(', '[', '{' or `Term [` (no second message) or
   // after `if ... then` / `try ... catch` ("Possibly unterminated ..."): brackets open now, and at the last error.
   int brackets_ = 0, brackets_at_error_ = -1;

@@ -80,13 +80,13 @@ for name in sorted(os.listdir(src)):
             with open(os.path.join(out, kind, h), "wb") as f: f.write(data)
 EOF
 
-# Deep programs (fuzz_compile_deep): one recipe per construct of its table, with 200 and with 40,000 repetitions,
+# Deep programs (fuzz_compile_deep): one recipe per construct of its table, with 200 and with 10,000 repetitions,
 # and a few mixed ones.
 python3 - "$work/seeds/deep" <<'EOF'
 import os, sys
 out = sys.argv[1]
 for c in range(41):
-    for name, step in (("small", bytes([c, 200, 0, 0])), ("big", bytes([c, 0x9c, 0x80, 0x40]))):
+    for name, step in (("small", bytes([c, 200, 0, 0])), ("big", bytes([c, 0x27, 0x80, 0x10]))):
         with open(os.path.join(out, "%02d-%s" % (c, name)), "wb") as f: f.write(step)
 for i, recipe in enumerate((bytes([25, 100, 0, 0, 0, 0x9c, 0x80, 0x40]), bytes([14, 0x30, 0x81, 0, 7, 50, 0, 0]),
                             bytes([21, 0x10, 0x80, 0, 3, 0x10, 0x80, 0, 13, 255, 0, 0]))):

@@ -86,6 +86,7 @@ st call_value_native(interp& I, const native_def& nd, const node* n, int i, cons
     return call_value_native(I, nd, n, i - 1, in, e, args, k);
   }
   auto each = [&](const value& v) -> st {
+    if (!I.stack_ok()) [[unlikely]] return I.stack_overflow();  // (a continuation chain: see eval)
     args[i] = v;
     return call_value_native(I, nd, n, i - 1, in, e, args, k);
   };
@@ -129,6 +130,7 @@ st interp::call(const node* n, const value& in, const env* e, sink k) {
 
 st interp::eval_interp(const node* n, std::size_t i, const value& in, const env* e, std::vector<value>& parts,
                        sink k) {
+  if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
   // Parts are evaluated last-first (the last interpolation is the outermost loop, as in jq).
   if (i == 0) {
     std::string out;
@@ -144,6 +146,7 @@ st interp::eval_interp(const node* n, std::size_t i, const value& in, const env*
     return eval_interp(n, i - 1, in, e, parts, k);
   }
   auto each = [&](const value& v) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     std::string s;
     const st r = apply_format(*this, n->name, v, s);
     if (r != st::ok) return r;
@@ -165,6 +168,8 @@ struct object_builder {
   std::size_t nkv = 0;
 
   st step(std::size_t i) {
+    if (!I.stack_ok()) [[unlikely]]
+      return I.stack_overflow();
     if (i == n->args.size()) {
       value o = value::empty_object();
       auto& od = o.object_mut();
@@ -264,6 +269,7 @@ st interp::chain_index(const node* n, const value& in, const env* e, sink k) {
   const node* m = n;
   for (; is_literal_index(m); m = m->a) spine.push_back(m);
   auto per_target = [&](const value& target) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     value t = target;
     for (std::size_t j = spine.size(); j-- > 0;) {
       value out;
@@ -296,6 +302,7 @@ st interp::chain_arith(const node* n, const value& in, const env* e, sink k) {
     if (s != st::ok || !got) return s;
   }
   auto per_l = [&](const value& l) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     value acc = l;
     for (std::size_t j = spine.size(); j-- > 0;) {
       const st s = arith_inplace(*this, spine[j]->sub, acc, operands[j]);
@@ -321,6 +328,7 @@ st interp::ev_index(const node* n, const value& in, const env* e, sink k) {
       return k(out);
     }
     auto per_target = [&](const value& t) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = index_value(*this, t, kn->v, out);
       if (s != st::ok) return (s == st::err && n->opt) ? st::ok : s;
@@ -330,6 +338,7 @@ st interp::ev_index(const node* n, const value& in, const env* e, sink k) {
   }
   auto per_key = [&](const value& key) -> st {
     auto per_target = [&](const value& t) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = index_value(*this, t, key, out);
       if (s != st::ok) return (s == st::err && n->opt) ? st::ok : s;
@@ -344,6 +353,7 @@ st interp::ev_slice(const node* n, const value& in, const env* e, sink k) {
   auto per_to = [&](const value& to) -> st {
     auto per_from = [&](const value& from) -> st {
       auto per_target = [&](const value& t) -> st {
+        if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
         value out;
         const st s = slice_value(*this, t, from, to, out);
         if (s != st::ok) return (s == st::err && n->opt) ? st::ok : s;
@@ -364,6 +374,7 @@ st interp::ev_iterate(const node* n, const value& in, const env* e, sink k) {
     return iterate_value(*this, in, k);
   }
   auto per_target = [&](const value& t) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     if (n->opt && t.type() != kind::array && t.type() != kind::object) return st::ok;
     return iterate_value(*this, t, k);
   };
@@ -390,6 +401,7 @@ st interp::ev_comma(const node* n, const value& in, const env* e, sink k) {
 
 st interp::ev_neg(const node* n, const value& in, const env* e, sink k) {
   auto each = [&](const value& v) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     if (!v.is_number()) return fail(std::string(v.type_name()) + " (" + dump_trunc(v) + ") cannot be negated");
     return k(negate(v));
   };
@@ -407,6 +419,7 @@ st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
   if (n->b->o == op::literal) {
     const value& r = n->b->v;
     auto per_l = [&](const value& l) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = arith(*this, opc, l, r, out);
       if (s != st::ok) return s;
@@ -416,6 +429,7 @@ st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
   }
   auto per_r = [&](const value& r) -> st {
     auto per_l = [&](const value& l) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = arith(*this, opc, l, r, out);
       if (s != st::ok) return s;
@@ -427,6 +441,7 @@ st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::compare_emit(int opc, const value& l, const value& r, sink k) {
+  if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
   bool b;
   try {
     b = compare_op(opc, l, r);
@@ -453,8 +468,12 @@ st interp::ev_compare(const node* n, const value& in, const env* e, sink k) {
 st interp::ev_andor(const node* n, const value& in, const env* e, sink k) {
   const bool is_and = n->o == op::and_;
   auto per_l = [&](const value& l) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     if (is_and ? !l.truthy() : l.truthy()) return k(value::boolean(!is_and));
-    auto per_r = [&](const value& r) -> st { return k(value::boolean(r.truthy())); };
+    auto per_r = [&](const value& r) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
+      return k(value::boolean(r.truthy()));
+    };
     return eval(n->b, in, e, make_sink(per_r));
   };
   return eval(n->a, in, e, make_sink(per_l));
@@ -465,6 +484,7 @@ st interp::ev_alt(const node* n, const value& in, const env* e, sink k) {
   for (;;) {
     bool found = false;
     auto per_l = [&](const value& v) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       if (!v.truthy()) return st::ok;
       found = true;
       return k(v);
@@ -488,6 +508,7 @@ st interp::ev_if(const node* n, const value& in, const env* e, sink k) {
 st interp::ev_try(const node* n, const value& in, const env* e, sink k) {
   bool downstream = false;
   auto pass = [&](const value& v) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     const st s = k(v);
     if (s == st::err) downstream = true;
     return s;
@@ -508,6 +529,7 @@ st interp::ev_bind(const node* n, const value& in, const env* e, sink k) {
     }
     bool downstream = false;
     auto pass = [&](const value& v) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       const st s = k(v);
       if (s == st::err) downstream = true;
       return s;
@@ -576,7 +598,9 @@ st interp::ev_format(const node* n, const value& in, const env* e, sink k) {
 // The dispatcher stays small: each construct runs in its own function, so a level of jq recursion costs only
 // the frames of the constructs it passes through (deep recursion is bounded by stack use, not by a count).
 st interp::eval(const node* n, const value& in, const env* e, sink k) {
-  // Any nesting of the program or of its recursion ends here, with an error, before the stack does.
+  // Any nesting of the program or of its recursion ends here, with an error, before the stack does. Continuations
+  // that call their own continuation without an eval (`1 or false or ...`, `.[]?[]?...`, `1???...`: the leaf's
+  // value climbs back through every level) check too: the descent's checks alone leave room for half of it.
   if (!stack_ok()) [[unlikely]]
     return stack_overflow();
   switch (n->o) {

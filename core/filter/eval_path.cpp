@@ -102,6 +102,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     case op::index: {
       auto per_key = [&](const value& key) -> st {
         auto per_target = [&](const path_link* tp, const value& t) -> st {
+          if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
           if (tp == &k_invalid_path)
             return fail("Invalid path expression near attempt to access element " + dump_trunc(key) + " of " +
                         dump_trunc(t));
@@ -123,6 +124,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
           key.object_mut().set(std::string_view("start"), from);
           key.object_mut().set(std::string_view("end"), to);
           auto per_target = [&](const path_link* tp, const value& t) -> st {
+            if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
             if (tp == &k_invalid_path)
               return fail("Invalid path expression near attempt to access element " + dump_trunc(key) + " of " +
                           dump_trunc(t));
@@ -142,6 +144,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     }
     case op::iterate: {
       auto per_target = [&](const path_link* tp, const value& t) -> st {
+        if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
         if (tp == &k_invalid_path)
           return fail("Invalid path expression near attempt to iterate through " + dump_trunc(t));
         if (t.type() == kind::array) {
@@ -204,6 +207,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
       for (;;) {
         bool found = false;
         auto per_l = [&](const path_link* p2, const value& v) -> st {
+          if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
           if (!v.truthy()) return st::ok;
           found = true;
           return k(p2, v);
@@ -224,6 +228,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     case op::try_: {
       bool downstream = false;
       auto pass = [&](const path_link* p2, const value& v) -> st {
+        if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
         const st s = k(p2, v);
         if (s == st::err) downstream = true;
         return s;

@@ -677,6 +677,9 @@ def long_programs(s):
         ("a 10^6-term `+` chain", "+".join(["1"] * n6), b"1000000\n", ()),
         ("a 10^6-term `,` chain", ",".join(["1"] * n6), b"1\n" * n6, ()),
         ("10^6 pipes", "|".join(["."] * n6), b"null\n", (5,)),
+        # The leaf's value climbs back through every level without an eval (the continuations check the stack).
+        ("a 10^6-term `or` chain whose first term is true", "true" + " or false" * n6, b"true\n", (5,)),
+        ("10^6 `?` suffixes", "1" + "?" * n6, b"1\n", (5,)),
         ("10^6 `as` bindings", "".join(". as $x%d | " % i for i in range(n6)) + "$x0", b"null\n", (5,)),
         ("a 10^5-term `-` chain", "-".join(["1"] * n5), b"-99998\n", ()),
         ("a 10^5-term `*` chain", "*".join(["1"] * n5), b"1\n", ()),

@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
+#include <csignal>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -169,6 +172,16 @@ int end_process(int status) {
   std::fflush(nullptr);
   ::_exit(status);
 #endif
+}
+
+// The reader closed the pipe: the run stopped at once, quietly, and ends as jq 1.8's does (SIGPIPE is ignored
+// while jview runs, so that the write fails instead of killing the process before its messages; jq dies of
+// SIGPIPE): `set -o pipefail` scripts see the same status, 141 in a shell.
+[[noreturn]] void die_of_broken_pipe() {
+  std::fflush(nullptr);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::raise(SIGPIPE);
+  ::_exit(128 + SIGPIPE);  // (not reached)
 }
 
 // Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when
@@ -348,19 +361,31 @@ int run_jq(const options& o) {
   stderr_messages messages(out, inputs);
   program_runner runner(*prog, results, messages);
   int status = exit_ok;
-  bool halted = false;  // halt/halt_error: their code is the status, -e does not apply (jq 1.8)
+  bool halted = false;  // halt/halt_error: their code is the status (with -e, jq 1.8's rule for it below)
+  int last_result = -1;  // jq's: the last input that ended well with outputs: 1 its last one was truthy, else 0
   // jq's status is that of the last input: an error in an earlier one does not count. False: stop (halt, or the
   // output is gone).
   auto run_one = [&](const filter::value& input) -> bool {
     inputs.set_in_program(true);
+    const std::uint64_t before = results.outputs();
     const program_runner::outcome r = runner.run(input, &inputs);
     inputs.set_in_program(false);
     if (r == program_runner::outcome::halted) {
       status = runner.halt_code();
+      if (o.exit_status) {
+        // jq 1.8 with -e: exit(abs(code)) (INT_MIN, its NaN, stays negative: status 0); -4 is its "no output"
+        // code, which exits as -e says for the inputs before this one.
+        const int raw = runner.halt_code_raw();
+        if (raw == -4)
+          status = last_result < 0 ? exit_no_output : last_result == 0 ? exit_false : exit_ok;
+        else if (raw < 0)
+          status = raw == INT_MIN ? 0 : -raw;
+      }
       halted = true;
       return false;
     }
     status = r == program_runner::outcome::error ? exit_runtime : exit_ok;
+    if (r == program_runner::outcome::ok && results.outputs() > before) last_result = results.last_truthy() ? 1 : 0;
     return !sink.broken_pipe && sink.error.empty();
   };
 
@@ -431,7 +456,7 @@ int run_jq(const options& o) {
     eprint("jview: error: writing output: {}\n", sink.error);
     return exit_usage;
   }
-  if (sink.broken_pipe) return exit_ok;
+  if (sink.broken_pipe) die_of_broken_pipe();
   status = std::max(status, reporter.status);
   if (!parallel) {
     any_output = results.any_output();

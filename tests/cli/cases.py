@@ -251,6 +251,24 @@ def cases(shared):
         c("-e with halt_error: its status", ["-n", "-e", "null | halt_error(3)"], stdout="", exit=3),
         c("halt_error with null writes nothing", ["-n", "null | halt_error"], stdout="", stderr="", exit=5),
         c("halt_error with false writes its JSON", ["-n", "false | halt_error(1)"], stdout="", stderr="false\n", exit=1),
+        # Issue 25.10: jq converts halt_error's code with C's cast to int (x86-64: NaN and out of range give INT_MIN)
+        # and exits with code > 0 ? code : 0; with -e, abs(code) (-4 is its "no output" code). Figures from jq 1.8.2.
+        *[c(f"halt_error({code}): exit {want} (jq 1.8)", ["-n", f'"x\\n" | halt_error({code})'], stdout="",
+            stderr="x\n", exit=want)
+          for code, want in (("-1", 0), ("nan", 0), ("1e10", 0), ("-1e10", 0), ("infinite", 0), ("-infinite", 0),
+                             ("-2", 0), ("-255", 0), ("1.5", 1), ("1.9", 1), ("-0.5", 0), ("255", 255), ("256", 0),
+                             ("257", 1), ("1000", 232), ("2147483647", 255), ("2147483648", 0), ("-2147483648", 0))],
+        *[c(f"-e, halt_error({code}): exit {want} (jq 1.8)", ["-n", "-e", f'"x\\n" | halt_error({code})'], stdout="",
+            stderr="x\n", exit=want)
+          for code, want in (("-1", 1), ("-2", 2), ("nan", 0), ("1e10", 0), ("-256", 0), ("3", 3), ("-4", 4))],
+        c("-e, halt_error(-4) after a false output of the input before: exit 1 (jq 1.8)",
+          ["-e", 'if . == 2 then "x\n" | halt_error(-4) else . end'], "false 2", stdout="false\n", stderr="x\n", exit=1),
+        c("-e, halt_error(-4) after a true output of the input before: exit 0 (jq 1.8)",
+          ["-e", 'if . == 2 then "x\n" | halt_error(-4) else . end'], "true 2", stdout="true\n", stderr="x\n", exit=0),
+        c("-e, halt_error(-4): outputs of its own input do not count (jq 1.8)", ["-n", "-e", 'false, ("x\n" | halt_error(-4))'],
+          stdout="false\n", stderr="x\n", exit=4),
+        c("halt_error with a code that is not a number: jq's message", ["-n", '"x\n" | halt_error("a")'], stdout="",
+          stderr='jview: error (at <unknown>): string ("x\\n") halt_error/1: number required\n', exit=5),
         # --- input_line_number and "(at FILE:LINE)" count lines as jq reads them: a last line without a newline
         # does not count.
         c("input_line_number", ["-c", "[., input_line_number]"], "1 2\n3\n{\"a\":\n4}",

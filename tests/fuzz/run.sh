@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 time_each=60
 build="$root/build-fuzz/libfuzzer"
 shared="$root/../shared"
-targets="parse roundtrip utf8 stream chunks compile eval"
+targets="parse roundtrip utf8 stream chunks compile compile_deep eval"
 parallel=2
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -49,7 +49,7 @@ fi
 
 # ---- seeds ----
 work="$build/work"
-mkdir -p "$work/seeds/json" "$work/seeds/jq" "$work/seeds/eval" "$work/artifacts"
+mkdir -p "$work/seeds/json" "$work/seeds/jq" "$work/seeds/eval" "$work/seeds/deep" "$work/artifacts"
 # JSON: the small corpus files (symlinks), JSONTestSuite's parsing and transform cases (read in place).
 find "$shared/corpus" -type f \( -name '*.json' -o -name '*.ndjson' \) -size -64k -print0 |
   while IFS= read -r -d '' f; do ln -sf "$f" "$work/seeds/json/$(echo "${f#$shared/}" | tr / _)"; done
@@ -80,6 +80,19 @@ for name in sorted(os.listdir(src)):
             with open(os.path.join(out, kind, h), "wb") as f: f.write(data)
 EOF
 
+# Deep programs (fuzz_compile_deep): one recipe per construct of its table, with 200 and with 10,000 repetitions,
+# and a few mixed ones.
+python3 - "$work/seeds/deep" <<'EOF'
+import os, sys
+out = sys.argv[1]
+for c in range(41):
+    for name, step in (("small", bytes([c, 200, 0, 0])), ("big", bytes([c, 0x27, 0x80, 0x10]))):
+        with open(os.path.join(out, "%02d-%s" % (c, name)), "wb") as f: f.write(step)
+for i, recipe in enumerate((bytes([25, 100, 0, 0, 0, 0x9c, 0x80, 0x40]), bytes([14, 0x30, 0x81, 0, 7, 50, 0, 0]),
+                            bytes([21, 0x10, 0x80, 0, 3, 0x10, 0x80, 0, 13, 255, 0, 0]))):
+    with open(os.path.join(out, "mixed-%d" % i), "wb") as f: f.write(recipe)
+EOF
+
 # ---- per-target settings: seeds, dictionary, maximum input length, extra flags ----
 args_for() {
   local t="$1"
@@ -88,6 +101,8 @@ args_for() {
     stream) echo "-dict=$here/json.dict -max_len=16384" ;;
     utf8) echo "-dict=$here/json.dict -max_len=4096" ;;
     compile) echo "-dict=$here/jq.dict -max_len=2048" ;;
+    # Recipes of 4-byte steps (fuzz_compile_deep.cpp): 16 steps at most.
+    compile_deep) echo "-max_len=64" ;;
     # Fork mode: a slow or memory-hungry program that slips past the target's limits is counted, not fatal.
     eval) echo "-dict=$here/jq.dict -max_len=4096 -fork=1 -ignore_timeouts=1 -ignore_ooms=1" ;;
   esac
@@ -95,6 +110,7 @@ args_for() {
 seeds_for() {
   case "$1" in
     compile) echo "$work/seeds/jq" ;;
+    compile_deep) echo "$work/seeds/deep" ;;
     eval) echo "$work/seeds/eval" ;;
     *) echo "${json_seeds[@]}" ;;
   esac

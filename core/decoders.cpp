@@ -44,6 +44,9 @@ class gzip_decoder final : public decoder {
     for (;;) {
       if (!in_member_) {
         if (in == in_end) return last ? status::end : status::ok;
+        // Another member must follow (ISA-L would take other bytes for the start of a header cut short).
+        if (in[0] != 0x1f || (in_end - in >= 2 && in[1] != 0x8b)) return status::corrupt;
+        if (in_end - in < 2) return last ? status::truncated : status::ok;
         isal_inflate_reset(&st_);
         st_.crc_flag = ISAL_GZIP;
         in_member_ = true;
@@ -87,8 +90,9 @@ class zstd_decoder final : public decoder {
     for (;;) {
       // At most a block's worth of input a call: on an error the library leaves the input where the call began, so
       // the error's byte is that of the piece the fault is in.
+      // And at most a block's output: on an error (a frame's checksum) what earlier calls wrote stays written.
       ZSTD_inBuffer ib{in, std::min(static_cast<std::size_t>(in_end - in), step_), 0};
-      ZSTD_outBuffer ob{out, static_cast<std::size_t>(out_end - out), 0};
+      ZSTD_outBuffer ob{out, std::min(static_cast<std::size_t>(out_end - out), out_step_), 0};
       const std::size_t r = ZSTD_decompressStream(d_, &ob, &ib);
       in += ib.pos;
       out += ob.pos;
@@ -97,7 +101,7 @@ class zstd_decoder final : public decoder {
       // 0: a frame ended and all its output was written (a call that took and gave nothing changes nothing: one
       // with no input after a frame's end asks for the next frame's header).
       if (ib.pos != 0 || ob.pos != 0) boundary_ = r == 0;
-      if (ob.pos == ob.size && ob.size != 0) return status::ok;
+      if (out == out_end) return status::ok;
       if (in == in_end) {
         if (!last) return status::ok;
         if (boundary_) return status::end;
@@ -110,6 +114,7 @@ class zstd_decoder final : public decoder {
   ZSTD_DCtx* d_;
   bool boundary_ = false;
   std::size_t step_ = ZSTD_DStreamInSize();
+  std::size_t out_step_ = ZSTD_DStreamOutSize();
 };
 
 // ---- xz: liblzma's .xz decoder with LZMA_CONCATENATED (streams and stream padding one after another) ----

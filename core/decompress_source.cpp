@@ -285,6 +285,16 @@ class replay_source final : public byte_source {
       got = std::min(cap, prefix_.size() - at_);
       std::memcpy(dst, prefix_.data() + at_, got);
       at_ += got;
+      // With what has arrived after them, when it is there: the reader sees the reads it would have seen.
+      if (at_ == prefix_.size() && got < cap && after_ == result::ok && !in_->would_block()) {
+        std::size_t more = 0;
+        const result r = in_->read(dst + got, cap - got, more);
+        got += more;
+        if (r != result::ok) {
+          after_ = r;
+          if (r == result::error) after_error_ = in_->error_text();
+        }
+      }
       return result::ok;
     }
     if (after_ != result::ok) {  // the peek met the input's end or a read error
@@ -328,10 +338,11 @@ codec look(byte_source& s, std::string& prefix, byte_source::result& r, std::str
     decide();
     return c;
   }
-  // A stream: read only while the bytes so far could begin a magic (`echo 1 | jview` is not kept waiting).
+  // A stream: read only while the bytes so far could begin a magic (`echo 1 | jview` is not kept waiting), and
+  // first one byte (most streams are not compressed: the rest is read by the reader, in its own reads).
   while (n < sizeof head && (n == 0 || !decide())) {
     std::size_t got = 0;
-    r = s.read(head + n, sizeof head - n, got);
+    r = s.read(head + n, n == 0 ? 1 : sizeof head - n, got);
     n += got;
     if (r != byte_source::result::ok) {
       if (r == byte_source::result::error) error = s.error_text();

@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 time_each=60
 build="$root/build-fuzz/libfuzzer"
 shared="$root/../shared"
-targets="parse roundtrip utf8 stream compile eval"
+targets="parse roundtrip utf8 stream decompress compile eval"
 parallel=2
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -87,6 +87,7 @@ args_for() {
     parse|roundtrip) echo "-dict=$here/json.dict -max_len=16384" ;;
     stream) echo "-dict=$here/json.dict -max_len=16384" ;;
     utf8) echo "-dict=$here/json.dict -max_len=4096" ;;
+    decompress) echo "-max_len=65536" ;;
     compile) echo "-dict=$here/jq.dict -max_len=2048" ;;
     # Fork mode: a slow or memory-hungry program that slips past the target's limits is counted, not fatal.
     eval) echo "-dict=$here/jq.dict -max_len=4096 -fork=1 -ignore_timeouts=1 -ignore_ooms=1" ;;

@@ -1,5 +1,5 @@
 // core/decompress_source.cpp: see decompress_source.hpp. The decoder runs on its own thread (the producer) and
-// fills 1 MiB blocks, four of them in flight: while the reader parses one buffer the next megabytes are decoded (on
+// fills 1 MiB blocks, eight of them in flight: while the reader parses one buffer the next megabytes are decoded (on
 // two cores, a `.gz` costs about its inflate time rather than inflate plus parse). The reader's read() copies out
 // of the blocks (at memory speed, a few percent of inflating them). The input is read by the producer: a file or a
 // stream into a 256 KiB buffer, a whole source (a small file mapped or read whole) where it lies.
@@ -28,7 +28,10 @@ using detail::codec;
 using detail::decoder;
 
 constexpr std::size_t k_block = 1u << 20;  // a block of decoded bytes
-constexpr int k_blocks = 4;                // blocks in flight: 4 MiB decoded ahead at most
+constexpr std::size_t k_blocks = 8;        // blocks in flight: 8 MiB decoded ahead at most
+// A waiting producer is woken once this many blocks are free, not for each: on a loaded machine every wake-up
+// waits for a CPU (one per block made `jview FILE.zst` slower than decoding inside read()).
+constexpr std::size_t k_wake_free = k_blocks / 2;
 constexpr std::size_t k_input = 256u << 10;  // compressed bytes read at a time
 
 struct block {
@@ -61,6 +64,7 @@ struct pipeline {
   std::vector<std::unique_ptr<block>> blocks;
   bool done = false;   // the producer has published its last block; `final` and `error` say how it ended
   bool stop = false;   // the source is gone
+  bool producer_waits = false, consumer_waits = false;  // (notified only then)
   byte_source::result final = byte_source::result::end;
   std::string error;
 
@@ -149,7 +153,11 @@ bool pipeline::fill(block& b) {
 
 block* pipeline::take_free() {
   std::unique_lock<std::mutex> lock(m);
-  have_free.wait(lock, [&] { return stop || !free.empty(); });
+  if (!stop && free.empty()) {
+    producer_waits = true;
+    have_free.wait(lock, [&] { return stop || free.size() >= k_wake_free; });
+    producer_waits = false;
+  }
   if (stop) return nullptr;
   block* b = free.back();
   free.pop_back();
@@ -157,6 +165,7 @@ block* pipeline::take_free() {
 }
 
 void pipeline::publish(block* b, bool last) {
+  bool wake;
   {
     const std::lock_guard<std::mutex> lock(m);
     if (b->len != 0)
@@ -164,8 +173,9 @@ void pipeline::publish(block* b, bool last) {
     else
       free.push_back(b);
     done = last;
+    wake = consumer_waits;
   }
-  have_full.notify_one();
+  if (wake) have_full.notify_one();
 }
 
 void pipeline::run() {
@@ -250,7 +260,11 @@ class decompress_source final : public byte_source {
       }
     }
     std::unique_lock<std::mutex> lock(p_->m);
-    if (wait) p_->have_full.wait(lock, [&] { return !p_->full.empty() || p_->done; });
+    if (wait && p_->full.empty() && !p_->done) {
+      p_->consumer_waits = true;
+      p_->have_full.wait(lock, [&] { return !p_->full.empty() || p_->done; });
+      p_->consumer_waits = false;
+    }
     if (p_->full.empty()) return false;
     cur_ = p_->full.front();
     p_->full.pop_front();
@@ -258,12 +272,14 @@ class decompress_source final : public byte_source {
     return true;
   }
   void release() {
+    bool wake;
     {
       const std::lock_guard<std::mutex> lock(p_->m);
       p_->free.push_back(cur_);
       cur_ = nullptr;
+      wake = p_->producer_waits && p_->free.size() >= k_wake_free;
     }
-    p_->have_free.notify_one();
+    if (wake) p_->have_free.notify_one();
   }
 
   std::shared_ptr<pipeline> p_;
@@ -369,7 +385,7 @@ std::unique_ptr<byte_source> decompressing(std::unique_ptr<byte_source> source, 
   p->stream = source->type() == byte_source::kind::stream;
   p->dec = detail::make_decoder(c);
   try {
-    for (int i = 0; i < k_blocks; ++i) {
+    for (std::size_t i = 0; i < k_blocks; ++i) {
       p->blocks.push_back(std::make_unique<block>());
       p->free.push_back(p->blocks.back().get());
     }

@@ -52,8 +52,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PROGRAMS = ["bench", "bench_dtoa", "bench_utf8"]
 FLAG_SUMMARY = ["sse2", "ssse3", "sse4_2", "pclmulqdq", "avx", "avx2", "bmi2", "avx512f", "avx512bw", "avx512vl",
                 "avx512vbmi", "avx512_vbmi2", "avx512_bitalg", "vpclmulqdq", "asimd", "sve"]
-ENGINE_ORDER = ["jview", "jview-reuse", "jview-portable", "jview-sse2", "jview-ssse3", "jview-avx2", "jview-avx512",
-                "simdjson-dom", "simdjson-dom-reuse", "simdjson-ondemand", "simdjson", "boost-json", "rapidjson",
+ENGINE_ORDER = ["jview", "jview-reuse", "jview-portable", "jview-sse2", "jview-ssse3", "jview-avx2",
+                "jview-avx2-one-pass", "jview-avx512", "simdjson-dom", "simdjson-dom-reuse",
+                "simdjson-dom-reuse-haswell", "simdjson-ondemand", "simdjson", "boost-json", "rapidjson",
                 "nlohmann", "to_chars", "fmt", "jq", "jq-1.8", "gojq", "isutf8", "iconv", "cat", "zcat|jview",
                 "igzip|jview", "zstdcat|jview", "zcat|jq"]
 

@@ -6,11 +6,13 @@ JOBS       ?= $(shell nproc)
 BENCH_ARGS ?=
 CMAKE      ?= cmake
 
-BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev
-TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev man-db groff-base bash-completion zsh fish
+BUILD_PKGS := cmake g++ pkg-config python3 libcli11-dev libfmt-dev libfast-float-dev libonig-dev doctest-dev \
+              libisal-dev libzstd-dev liblzma-dev libbz2-dev
+TEST_PKGS  := clang-14 libclang-rt-14-dev jq libsimdjson-dev man-db groff-base bash-completion zsh fish \
+              gzip zstd xz-utils bzip2
 # (python3-munkres: matplotlib's fonttools then takes it rather than scipy, whose pythran pulls in libboost-dev 1.74,
 # which conflicts with libboost-json1.81-dev: apt would remove matplotlib to install Boost.JSON, or the other way.)
-BENCH_PKGS := libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils python3-matplotlib python3-munkres
+BENCH_PKGS := isal zstd libsimdjson-dev rapidjson-dev nlohmann-json3-dev libboost-json1.81-dev gojq hyperfine moreutils python3-matplotlib python3-munkres
 ARM_PKGS   := g++-aarch64-linux-gnu qemu-user
 
 .PHONY: all jview install uninstall dist deps test-deps bench-deps arm-deps demo test test-arm test-numbers fuzz bench clean

@@ -91,6 +91,7 @@ struct parsed {
   enum class layout { pretty, compact, tab, indent } last_layout = layout::pretty;
   std::string numbers = "source";
   std::string check_format = "plain";
+  std::string decompress = "auto";
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
 };
 
@@ -209,6 +210,10 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
                                 "MESSAGE), github (::error workflow commands) or json (an object a line); columns "
                                 "count characters, not bytes"))
     opt->check(CLI::IsMember({"plain", "github", "json"}));
+  if (CLI::Option* opt = option("--decompress", p.decompress,
+                                "auto: read gzip, zstd, xz and bzip2 input (files and stdin, told by their first bytes) "
+                                "decompressed (the default); never: as it is"))
+    opt->check(CLI::IsMember({"auto", "never"}));
   short_bool("-i,--in-place", "rewrite each FILE with the program's output for it (exactly one value)");
   CLI::Option* progress_opt = flag("--progress", p.progress_on,
                                    "show a progress line on stderr (by default: on a terminal, for long runs)");
@@ -286,6 +291,7 @@ int finish(parsed& p, options& o) {
   o.check_format = p.check_format == "github" ? report_format::github
                    : p.check_format == "json" ? report_format::json
                                               : report_format::plain;
+  o.parse.decompress = p.decompress == "auto";
   if (o.join_output || o.raw_output0) o.raw_output = true;
   if (o.stream_errors) o.stream = true;
   const auto& ap = p.arg_pairs;

@@ -24,7 +24,7 @@ struct options {
   bool null_input = false, slurp = false, raw_input = false, seq_input = false;
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: --stream, and a parse error is the event [message, path]
-  parse_options parse;
+  parse_options parse;  // (parse.decompress: --decompress=auto, the default; never: off)
   // Output.
   write_options write;
   bool raw_output = false, join_output = false, raw_output0 = false, seq = false, exit_status = false;

@@ -18,6 +18,7 @@
 
 #include "core/byte_source.hpp"
 #include "core/chunk_cut.hpp"
+#include "core/decompress_source.hpp"
 #include "core/diagnostics.hpp"
 #include "core/filter/value.hpp"
 #include "core/input_stream.hpp"
@@ -289,12 +290,16 @@ struct shared_state {
 class producer {
  public:
   producer(std::shared_ptr<shared_state> s, const parallel_options& o)
-      : s_(std::move(s)), files_(o.files.empty() ? std::vector<std::string>{"-"} : o.files), chunk_(o.chunk_size) {}
+      : s_(std::move(s)),
+        files_(o.files.empty() ? std::vector<std::string>{"-"} : o.files),
+        chunk_(o.chunk_size),
+        decompress_(o.parse.decompress) {}
   void run() {
     for (const std::string& f : files_) {
       if (s_->cancel) break;
       std::string why;
       std::unique_ptr<byte_source> src = open_source(f, why);
+      if (src && decompress_) src = decompressing(std::move(src));  // (its decoder thread runs ahead of this one)
       if (!src) {
         auto t = std::make_unique<task>();
         t->t = task::type::open_failed;
@@ -444,6 +449,7 @@ class producer {
   std::shared_ptr<shared_state> s_;
   std::vector<std::string> files_;
   std::size_t chunk_;
+  bool decompress_;  // parse_options::decompress: compressed inputs are read decompressed
   std::shared_ptr<std::atomic<bool>> stop_;  // the current input's
 };
 

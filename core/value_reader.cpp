@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/decompress_source.hpp"
 #include "simd/pages.hpp"
 
 namespace jview {
@@ -52,6 +53,12 @@ value_reader::~value_reader() = default;
 bool value_reader::open(const std::string& path, std::string& error) {
   std::unique_ptr<byte_source> s = open_source(path, error);
   if (!s) return false;
+  if (parser_.options().decompress) {
+    // Its first bytes are read to look for a magic: a stream's may have to be waited for.
+    if (s->type() == byte_source::kind::stream && before_block_ != nullptr && s->would_block())
+      before_block_(before_block_ctx_);
+    s = decompressing(std::move(s));
+  }
   open(std::move(s));
   return true;
 }

@@ -37,8 +37,10 @@ class value_reader {
   value_reader(const value_reader&) = delete;
   value_reader& operator=(const value_reader&) = delete;
 
-  // Opens a file ("-" is standard input) through open_source(). On failure returns false and sets `error` to the
-  // system's reason (e.g. "No such file or directory"; a directory gives "Is a directory").
+  // Opens a file ("-" is standard input) through open_source(), decompressing it when parse_options::decompress
+  // says so (the before-block hook, if set, is called before a stream's first bytes are waited for). On failure
+  // returns false and sets `error` to the system's reason (e.g. "No such file or directory"; a directory gives
+  // "Is a directory").
   bool open(const std::string& path, std::string& error);
   // Reads from an already open descriptor (not closed by the reader).
   void open_fd(int fd, std::string name);

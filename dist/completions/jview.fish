@@ -35,6 +35,7 @@ complete -c jview -l check -d 'validate JSON files: a FILE:LINE:COLUMN: error: l
 complete -c jview -l utf8 -d 'validate any files as strict UTF-8'
 complete -c jview -l check-formatted -d 'list the files whose bytes differ from what `jview .` with these outpu'
 complete -c jview -l check-format -x -a 'plain github json' -d 'how --check, --utf8, --check-formatted write problems: plain (FILE:LIN'
+complete -c jview -l decompress -x -a 'auto never' -d 'auto: read gzip, zstd, xz and bzip2 input (files and stdin, told by th'
 complete -c jview -s i -l in-place -d 'rewrite each FILE with the programs output for it (exactly one value)'
 complete -c jview -l progress -d 'show a progress line on stderr (by default: on a terminal, for long ru'
 complete -c jview -l no-progress -d 'never show the progress line'

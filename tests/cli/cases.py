@@ -3,6 +3,8 @@ directory), env, and the expectations stdout (exact bytes), stderr (exact) or st
 Expected outputs follow jq 1.8.2 (../shared/tools/jq-1.8) except where jview deliberately differs: number literals
 are kept as written, the program name in messages is jview, and parse errors name FILE:LINE:COLUMN."""
 
+import compressed_cases
+
 ESC = "\x1b"
 
 
@@ -514,4 +516,5 @@ def cases(shared):
           stdout='{"file":"é.json","line":2,"column":7,"byte_offset":9,"message":"not formatted as jview writes it"}\n',
           exit=1),
     ]
+    out += compressed_cases.cases(shared)  # gzip, zstd, xz, bzip2 (tests/cli/compressed_cases.py)
     return out

@@ -876,6 +876,29 @@ def out_of_memory(s):
            stdout=b"%d\n" % count, exit=0, stderr=b"")
 
 
+def compressed_bombs(s):
+    """Compressed input that decodes to far more than it is (issue 20): memory stays bounded by the decoder's blocks
+    and the reader's buffer; a value that cannot fit is `FILE: out of memory`, after the values before it."""
+    import gzip
+    import zlib
+
+    def gz_of(pieces):
+        z = zlib.compressobj(9, zlib.DEFLATED, 31)
+        out = [z.compress(p) for p in pieces]
+        return b"".join(out) + z.flush()
+    spaces = gz_of([b" " * (1 << 20)] * 500 + [b"[1]\n"])  # 500 MiB of whitespace, then a value
+    s.case("ulimit -v 200 MB: 500 MiB of whitespace in 0.5 MB of gzip", s.jv("-c", ".", s.write("spaces.gz", spaces)),
+           preexec=limit_memory(200), stdout=b"[1]\n", exit=0, stderr=b"")
+    with open(s.path("spaces.gz"), "rb") as f:
+        s.case("ulimit -v 200 MB: the same on stdin", s.jv("-c", "."), stdin_file=f, preexec=limit_memory(200),
+               stdout=b"[1]\n", exit=0, stderr=b"")
+    string = gz_of([b'[1] "'] + [b"x" * (1 << 20)] * 300 + [b'"'])  # a 300 MiB string
+    s.case("ulimit -v 128 MB: a 300 MiB string in gzip: out of memory, after the value before it",
+           s.jv("-c", ".", s.write("string.gz", string)), preexec=limit_memory(128), stdout=b"[1]\n", exit=2,
+           stderr=b"jview: error: string.gz: out of memory\n")
+    del gzip
+
+
 def slow_pipes(s):
     """Short reads and writes: a reader that takes a few bytes at a time with pauses, a writer that sends the input
     in small pieces, and jview stopped and continued (SIGSTOP/SIGCONT) while it writes."""
@@ -976,7 +999,8 @@ def main():
         s.verbose = args.verbose
         for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
                       deep_nesting, big_values, duplicate_keys, files_that_are_not_files, unreadable,
-                      shrinking_file, programs, long_programs, closed_and_full_outputs, out_of_memory, slow_pipes):
+                      shrinking_file, programs, long_programs, closed_and_full_outputs, out_of_memory,
+                      compressed_bombs, slow_pipes):
             t = time.monotonic()
             group(s)
             if args.verbose:

@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 time_each=60
 build="$root/build-fuzz/libfuzzer"
 shared="$root/../shared"
-targets="parse roundtrip utf8 stream chunks compile compile_deep eval"
+targets="parse roundtrip utf8 stream chunks decompress compile compile_deep eval"
 parallel=2
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -100,6 +100,7 @@ args_for() {
     parse|roundtrip) echo "-dict=$here/json.dict -max_len=16384" ;;
     stream) echo "-dict=$here/json.dict -max_len=16384" ;;
     utf8) echo "-dict=$here/json.dict -max_len=4096" ;;
+    decompress) echo "-max_len=65536" ;;
     compile) echo "-dict=$here/jq.dict -max_len=2048" ;;
     # Recipes of 4-byte steps (fuzz_compile_deep.cpp): 16 steps at most.
     compile_deep) echo "-max_len=64" ;;

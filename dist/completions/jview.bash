@@ -3,15 +3,15 @@ _jview() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
   case "$prev" in
+    --max-depth) return ;;
     --indent) return ;;
+    --numbers) COMPREPLY=($(compgen -W "source shortest" -- "$cur")); return ;;
+    -f|--from-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -L|--library-path) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --arg) return ;;
     --argjson) return ;;
     --slurpfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --rawfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -f|--from-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -L|--library-path) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --numbers) COMPREPLY=($(compgen -W "source shortest" -- "$cur")); return ;;
-    --max-depth) return ;;
     --check-format) COMPREPLY=($(compgen -W "plain github json" -- "$cur")); return ;;
     --kernels) COMPREPLY=($(compgen -W "auto portable sse2 ssse3 avx2 avx512 neon" -- "$cur")); return ;;
   esac

@@ -53,8 +53,8 @@ def main():
                 failed.append(name)
                 print(f"FAIL {name}: {'; '.join(problems)}\n  stdout: {r.stdout[-1500:]}\n  stderr: {r.stderr[-800:]}")
             else:
-                print(f"ok   {name}: exit {r.returncode}, {sum(l.startswith('SKIPPED: ') for l in r.stdout.splitlines())}"
-                      " SKIPPED lines")
+                skips = sum(line.startswith("SKIPPED: ") for line in r.stdout.splitlines())
+                print(f"ok   {name}: exit {r.returncode}, {skips} SKIPPED lines")
     print(f"standalone: {len(runs) - len(failed)} of {len(runs)} passed without the shared data")
     return 1 if failed else 0
 

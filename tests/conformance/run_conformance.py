@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The project's own cases (tests/conformance/cases/) and JSONTestSuite (../shared/conformance/JSONTestSuite/
-test_parsing, skipped with a SKIPPED line when ../shared is missing), the same rules: every y_ file is accepted (exit 0, and its
-compact output parses again to the same bytes), every n_ file is rejected with exit 5 and a
+test_parsing, skipped with a SKIPPED line when ../shared is missing), the same rules: every y_ file is accepted
+(exit 0, and its compact output parses again to the same bytes), every n_ file is rejected with exit 5 and a
 `jview: error: FILE:LINE:COLUMN: ...` message, no i_ file crashes or hangs; `--check` agrees (0 / 1).
 Five n_ files are valid jq *streams* (STREAMS): accepted by default as jq does, rejected under --strict, which
 every n_ and y_ file is also run with. The own n_ cases hold no stream: each is rejected with and without --strict.

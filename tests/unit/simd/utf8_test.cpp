@@ -367,7 +367,8 @@ void check_tree(const std::filesystem::path& root, std::size_t& files, std::size
 TEST_CASE("utf8 kernels: JSONTestSuite test_parsing, the corpus and the own cases") {
   std::size_t files = 0, bytes = 0;
   int bad = 0;
-  const auto suite = jview::test::shared_subdir("conformance/JSONTestSuite/test_parsing", "utf8 kernels on JSONTestSuite");
+  const auto suite =
+      jview::test::shared_subdir("conformance/JSONTestSuite/test_parsing", "utf8 kernels on JSONTestSuite");
   if (!suite.empty()) check_tree(suite, files, bytes, bad);
   const std::size_t suite_files = files;
   const auto corpus = jview::test::shared_subdir("corpus", "utf8 kernels on the benchmark corpus");
@@ -421,7 +422,7 @@ TEST_CASE("utf8 kernels: exactly the JSONTestSuite files that are not UTF-8, at 
       {"n_structure_single_eacute.json", 0},
   };
   const std::filesystem::path dir =
-      jview::test::shared_subdir("conformance/JSONTestSuite/test_parsing", "utf8 offsets of JSONTestSuite's invalid files");
+      jview::test::shared_subdir("conformance/JSONTestSuite/test_parsing", "utf8 offsets of JSONTestSuite's files");
   if (dir.empty()) return;
   const auto kernels = test::runnable_kernels();
   std::size_t files = 0, found_invalid = 0;
@@ -457,7 +458,8 @@ TEST_CASE("utf8 kernels: exactly the own conformance cases that are not UTF-8, a
   };
   const auto kernels = test::runnable_kernels();
   std::size_t files = 0, found_invalid = 0;
-  for (const auto& path : jview::test::json_files_in(std::filesystem::path(JVIEW_SOURCE_DIR) / "tests/conformance/cases")) {
+  const std::filesystem::path cases = std::filesystem::path(JVIEW_SOURCE_DIR) / "tests/conformance/cases";
+  for (const auto& path : jview::test::json_files_in(cases)) {
     const std::string name = path.filename().string();
     const std::string data = file_bytes(path);
     std::size_t want = data.size();

@@ -37,7 +37,7 @@ def main():
         elif os.path.isfile(arg):
             with open(arg, encoding="utf-8", errors="replace") as f:
                 out = f.read()
-            tests.append({"name": os.path.basename(arg), "whole": False, "parts": SKIP_LINE.findall(out),
+            tests.append({"name": os.path.relpath(arg), "whole": False, "parts": SKIP_LINE.findall(out),
                           "other": []})
             logs += 1
     print("---- skipped tests (tests/skip_summary.py) ----")

@@ -320,15 +320,48 @@ def cases(shared):
                  "neon)\n"),
         # Only the options the arguments can name are given to CLI11 (cli/options.cpp, start-up): --help still lists
         # all of them, grouped short flags and -Lvalue still parse, an unknown one is still unknown.
-        c("help lists every option", ["-h"], stdout_re=r"(?s)--compact-output.*--rawfile.*--library-path.*--max-depth"
+        c("help lists every option", ["-h"], stdout_re=r"(?s)--max-depth.*--compact-output.*--library-path.*--rawfile"
           r".*--force-ssse3", stderr=""),
         c("grouped short flags", ["-nrc", '"x", [1]'], stdout='x\n[1]\n'),
         c("short option with its value attached", ["-nL/nonexistent", "1"], stdout="1\n"),
         c("long option with =", ["--indent=1", "-n", "[1]"], stdout="[\n 1\n]\n"),
         c("unknown short option in a group", ["-nx", "1"], stdout="", exit=2,
           stderr="jview: error: Unknown option: -x\nUse jview --help for help with command-line options.\n"),
-        c("unknown long option", ["--compact", "."], "1", stdout="", exit=2,
-          stderr="jview: error: Unknown option: --compact\nUse jview --help for help with command-line options.\n"),
+        c("unknown long option, a prefix of one", ["--compact", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --compact\ndid you mean --compact-output?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        # --- Help for people (issue 23): usage, groups, 80 columns (or COLUMNS), examples; did you mean; jq's words
+        # for a missing value.
+        c("mistyped long option: did you mean", ["--compat", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --compat\ndid you mean --compact-output?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("mistyped long option: transposed letters", ["--sort-kyes", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --sort-kyes\ndid you mean --sort-keys?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("mistyped long option with a value", ["--indnet=3", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --indnet=3\ndid you mean --indent?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("unknown long option far from all: no suggestion", ["--bogus", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --bogus\nUse jview --help for help with command-line options.\n"),
+        c("--arg without its values: jq's words", ["--arg", "x"], stdout="", exit=2,
+          stderr="jview: error: --arg takes two parameters (e.g. --arg NAME VALUE)\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("--indent without its value", ["--indent"], stdout="", exit=2,
+          stderr="jview: error: --indent takes one parameter (--indent N)\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("help: usage names FILTER", ["--help"], stdout_re=r"^Usage: jview \[OPTIONS\] FILTER \[FILE\.\.\.\]\n",
+          stderr=""),
+        c("help: groups in order, placeholders, examples", ["--help"], stderr="",
+          stdout_re=r"(?s)\nInput:\n.*\nOutput:\n.*\nProgram and variables:\n.*\nValidation \(.*\nPerformance:\n"
+                    r".*\nHelp:\n.*\nExamples:\n  jview \. data\.json .*"),
+        c("help: placeholders name the values", ["--help"], stderr="",
+          stdout_re=r"(?s)\n      --indent N  .*\n      --numbers source\|shortest\n.*\n      --arg NAME VALUE  "),
+        c("help: no line over 80 columns", ["--help"], env={"COLUMNS": ""}, stderr="",
+          stdout_re=r"^(?:[^\n]{0,80}\n)+$"),
+        c("help: no line over COLUMNS=70 (the narrowest it wraps to)", ["--help"], env={"COLUMNS": "70"}, stderr="",
+          stdout_re=r"^(?:[^\n]{0,70}\n)+$"),
+        c("help: COLUMNS=120 makes it wider", ["--help"], env={"COLUMNS": "120"}, stderr="",
+          stdout_re=r"\n  -n, --null-input          use null as the single input \(read the inputs with input and inputs\)\n"),
         # --- --strict: an input is one RFC 8259 JSON text.
         c("--strict: one value is fine", ["--strict", "-c", "."], " [1] \n", stdout="[1]\n"),
         c("--strict: a second value is an error after the first is written", ["--strict", "-c", "."], "[1]\n[2]",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh: builds the libFuzzer targets (clang-14, ASan + UBSan; tests/fuzz/CMakeLists.txt as a project of
 # its own), replays the saved regression inputs, then fuzzes each target for --time seconds, two at a time.
-# Seeds are read at run time from ../shared (JSONTestSuite, the small corpus files) and tests/filter/*.test (jq
-# programs); nothing is copied: JSON seeds are symlinks, program seeds are extracted into the build directory.
+# Seeds are read at run time from ../shared (JSONTestSuite, the small corpus files), the own conformance cases
+# (tests/conformance/cases/) and tests/filter/*.test (jq programs); nothing is copied: JSON seeds are symlinks,
+# program seeds are extracted into the build directory. Without ../shared the own seeds alone are used (SKIPPED line).
 # Each run appends one line per target to BUILD/work/history.tsv (date, target, seconds, executions, result).
 #
 # Usage: run.sh [--time SECONDS] [--build-dir DIR] [--shared DIR] [--targets "parse roundtrip ..."] [--parallel N]
@@ -26,7 +27,12 @@ while [ $# -gt 0 ]; do
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-shared="$(cd "$shared" && pwd)" || { echo "run.sh: no shared data at $shared" >&2; exit 2; }
+if [ -d "$shared" ]; then
+  shared="$(cd "$shared" && pwd)"
+else
+  echo "SKIPPED: fuzz seeds from ../shared (JSONTestSuite, corpus): $shared missing (own seeds only)"
+  shared=""
+fi
 mkdir -p "$build" && build="$(cd "$build" && pwd)"
 
 cxx="$(command -v clang++-14 || true)"
@@ -51,10 +57,14 @@ fi
 work="$build/work"
 mkdir -p "$work/seeds/json" "$work/seeds/jq" "$work/seeds/eval" "$work/seeds/deep" "$work/artifacts"
 # JSON: the small corpus files (symlinks), JSONTestSuite's parsing and transform cases (read in place).
-find "$shared/corpus" -type f \( -name '*.json' -o -name '*.ndjson' \) -size -64k -print0 |
-  while IFS= read -r -d '' f; do ln -sf "$f" "$work/seeds/json/$(echo "${f#$shared/}" | tr / _)"; done
-suite="$shared/conformance/JSONTestSuite"
-json_seeds=("$work/seeds/json" "$suite/test_parsing" "$suite/test_transform")
+json_seeds=("$work/seeds/json" "$root/tests/conformance/cases")
+if [ -n "$shared" ]; then
+  find "$shared/corpus" -type f \( -name '*.json' -o -name '*.ndjson' \) -size -64k -print0 |
+    while IFS= read -r -d '' f; do ln -sf "$f" "$work/seeds/json/$(echo "${f#$shared/}" | tr / _)"; done
+  suite="$shared/conformance/JSONTestSuite"
+  json_seeds+=("$suite/test_parsing" "$suite/test_transform")
+fi
+ln -sf "$root/corpus/samples/demo.json" "$work/seeds/json/samples_demo.json"
 # jq programs (and program NUL input pairs for eval) from the repository's jq-format case files.
 python3 - "$root/tests/filter" "$work/seeds" <<'EOF'
 import hashlib, os, sys

@@ -86,7 +86,9 @@ void position_of(int fd, std::uint64_t offset, std::uint64_t& line, std::uint64_
 
 // Checks one file; its problem (if any) goes to the report. Returns the file's size (for the progress line).
 std::uint64_t check_one(const std::string& file, const options& o, const write_options& wo, check_report& report) {
-  value_reader reader(o.parse);
+  parse_options popts = o.parse;
+  popts.decompress = false;  // the file's own bytes are compared with the output: a compressed file is not formatted
+  value_reader reader(popts);
   reader.set_read_counter(progress_read_counter());
   std::string why;
   if (!reader.open(file, why)) {

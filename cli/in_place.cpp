@@ -181,7 +181,9 @@ int rewrite(run_state& rs, const std::string& file, std::uint64_t& size) {
     return exit_usage;
   }
   size = static_cast<std::uint64_t>(st.st_size);
-  value_reader reader(o.parse);
+  parse_options popts = o.parse;
+  popts.decompress = false;  // the file is rewritten as it was read: a compressed one is not JSON to -i
+  value_reader reader(popts);
   reader.set_read_counter(progress_read_counter());
   std::string why;
   if (!reader.open(target, why)) {

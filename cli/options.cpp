@@ -27,10 +27,12 @@ extern ostream clog;
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
 #include "cli/exit_code.hpp"
+#include "cli/help.hpp"
 #include "cli/sink.hpp"
 
 namespace jview::cli {
@@ -91,6 +93,7 @@ struct parsed {
   enum class layout { pretty, compact, tab, indent } last_layout = layout::pretty;
   std::string numbers = "source";
   std::string check_format = "plain";
+  std::string decompress = "auto";
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
 };
 
@@ -141,96 +144,191 @@ bool parse_plain(int argc, char** argv, parsed& p, options& o) {
   return true;
 }
 
-// CLI11 over the whole option table. -1: go on; else the exit status (help printed, or a usage error).
-int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
-  CLI::App app{"jview: a jq-compatible JSON processor over a zero-copy view", "jview"};
-  app.set_help_flag("-h,--help", "show this help");
+// The options the last parse_with_cli11 call registered that --help and the usage messages refer to.
+struct table_handles {
+  CLI::Option *compact = nullptr, *tab = nullptr, *indent = nullptr, *progress = nullptr, *no_progress = nullptr;
+};
 
-  // Start-up: CLI11 compares each new option with every one added before it (two thirds of the instructions of
-  // `jview -n 1` went there for these 38 options), so only the options the arguments can name are added
-  // (argv_names); all of them for --help.
-  const argv_names named(argc, argv);
+// The one option table: each option's names, placeholder, group (in --help's order) and text, and where its value
+// goes. --help, the man page's test and the completions (dist/completions/generate.py) all read it through --help.
+// Start-up: CLI11 compares each new option with every one added before it (two thirds of the instructions of
+// `jview -n 1` went there for these 38 options), so only the options the arguments can name are added
+// (argv_names); all of them for --help and for a mistyped option's suggestion.
+void add_options(CLI::App& app, const argv_names& named, parsed& p, options& o, table_handles& h) {
+  const char* group = "";
+  auto in_group = [&](CLI::Option* opt) -> CLI::Option* { return opt ? opt->group(group) : nullptr; };
   auto flag = [&](const char* names, bool& var, const char* what) -> CLI::Option* {
-    return named.may_name(names) ? app.add_flag(names, var, what) : nullptr;
+    return in_group(named.may_name(names) ? app.add_flag(names, var, what) : nullptr);
   };
-  auto option = [&](const char* names, auto& var, const char* what) -> CLI::Option* {
-    return named.may_name(names) ? app.add_option(names, var, what) : nullptr;
+  auto option = [&](const char* names, const char* placeholder, auto& var, const char* what) -> CLI::Option* {
+    CLI::Option* opt = in_group(named.may_name(names) ? app.add_option(names, var, what) : nullptr);
+    return opt ? opt->type_name(placeholder) : nullptr;
   };
-  auto pairs = [&](const char* names, std::vector<std::string>& var, const char* what) {
-    if (CLI::Option* opt = option(names, var, what))
+  auto pairs = [&](const char* names, const char* placeholder, std::vector<std::string>& var, const char* what) {
+    if (CLI::Option* opt = option(names, placeholder, var, what))
       opt->type_size(2)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };
   // A short flag's variable is short_flag's, so that both readings of the command line set the same one.
   auto short_bool = [&](const char* names, const char* what) -> CLI::Option* {
     return flag(names, *short_flag(names[1], p, o), what);
   };
-  flag("--version,-V", p.version, "print the version and the kernels chosen for this CPU");
-  CLI::Option* compact_opt = short_bool("-c,--compact-output", "compact output");
-  short_bool("-n,--null-input", "use null as the single input (read inputs with input/inputs)");
-  short_bool("-s,--slurp", "read all inputs into one array");
-  short_bool("-R,--raw-input", "each input line is a string (with -s: the whole input)");
-  short_bool("-r,--raw-output", "write strings without quotes");
-  short_bool("-j,--join-output", "like -r, without a newline after each output");
-  flag("--raw-output0", o.raw_output0, "like -r, with a NUL after each output");
-  short_bool("-a,--ascii-output", "write non-ASCII characters as \\uXXXX escapes");
-  short_bool("-S,--sort-keys", "sort object keys");
-  short_bool("-C,--color-output", "colour the output (JQ_COLORS sets the colours)");
-  short_bool("-M,--monochrome-output", "no colour");
-  CLI::Option* tab_opt = flag("--tab", p.tab, "indent with one tab per level");
-  CLI::Option* indent_opt = option("--indent", p.indent, "indent with N spaces per level (0-7; -1: a tab)");
-  flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
-  short_bool("-e,--exit-status", "exit 1 if the last output is false or null, 4 if none");
-  flag("--unbuffered", o.unbuffered, "flush after each output");
+  auto choice = [&](const char* names, const char* placeholder, std::string& var, const char* what,
+                    std::vector<std::string> choices) {
+    if (CLI::Option* opt = option(names, placeholder, var, what)) opt->check(CLI::IsMember(choices));
+  };
+  group = "Input";
+  short_bool("-n,--null-input", "use null as the single input (read the inputs with input and inputs)");
+  short_bool("-R,--raw-input", "each line of input is a string (with -s: the whole input is one)");
+  short_bool("-s,--slurp", "read all inputs into one array, the single input");
   flag("--stream", o.stream, "read each input as [path, leaf] and [path] events, as jq --stream");
   flag("--stream-errors", o.stream_errors, "like --stream; a parse error is the event [message, path]");
-  pairs("--arg", p.arg_pairs, "NAME VALUE: $NAME is the string VALUE");
-  pairs("--argjson", p.argjson_pairs, "NAME JSON: $NAME is the JSON value");
-  pairs("--slurpfile", p.slurpfile_pairs, "NAME FILE: $NAME is the array of FILE's values");
-  pairs("--rawfile", p.rawfile_pairs, "NAME FILE: $NAME is FILE's text");
-  flag("--args", p.args_mode, "remaining arguments are positional string arguments ($ARGS.positional)");
-  flag("--jsonargs", p.jsonargs_mode, "remaining arguments are positional JSON arguments");
-  option("-f,--from-file", o.from_file, "read the filter from FILE");
-  if (CLI::Option* opt = option("-L,--library-path", o.library_paths, "search DIR for modules"))
-    opt->allow_extra_args(false);
-  if (CLI::Option* opt = option("--numbers", p.numbers,
-                                "source: numbers as written (default); shortest: shortest round-trip doubles"))
-    opt->check(CLI::IsMember({"source", "shortest"}));
-  option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
+  flag("--strict", o.parse.single_value, "each input must be exactly one JSON text (RFC 8259): none, or a second, "
+       "is an error");
+  option("--max-depth", "N", o.parse.max_depth, "the deepest nesting of input accepted (default 10000, as jq)");
   flag("--replace-invalid-utf8", o.parse.replace_invalid_utf8,
-               "replace invalid UTF-8 in strings by U+FFFD (jq's behaviour) instead of failing");
-  flag("--strict", o.parse.single_value,
-               "each input must be exactly one JSON text (RFC 8259): no value, or a second one, is an error");
-  flag("--check", o.check, "validate JSON files: a FILE:LINE:COLUMN: error: line per problem (--check-format)");
+       "replace invalid UTF-8 in strings by U+FFFD, as jq does, instead of failing");
+  choice("--decompress", "auto|never", p.decompress, "auto (the default): read gzip, zstd, xz and bzip2 input "
+         "(told by its first bytes) decompressed; never: as it is", {"auto", "never"});
+  group = "Output";
+  h.compact = short_bool("-c,--compact-output", "compact output: each value on one line");
+  h.tab = flag("--tab", p.tab, "indent with one tab per level");
+  h.indent = option("--indent", "N", p.indent, "indent with N spaces per level (0-7, default 2; -1: a tab)");
+  short_bool("-r,--raw-output", "write strings without quotes and escapes");
+  short_bool("-j,--join-output", "like -r, and no newline after each output");
+  flag("--raw-output0", o.raw_output0, "like -r, and a NUL after each output");
+  short_bool("-a,--ascii-output", "write non-ASCII characters as \\uXXXX escapes");
+  short_bool("-S,--sort-keys", "sort the keys of every object");
+  short_bool("-C,--color-output", "colour the output (JQ_COLORS sets the colours)");
+  short_bool("-M,--monochrome-output", "no colour (the default when stdout is not a terminal)");
+  choice("--numbers", "source|shortest", p.numbers, "input numbers as written (source, the default) or as the "
+         "shortest text of their double (shortest, as jq 1.6)", {"source", "shortest"});
+  flag("--seq", o.seq, "write a RS (0x1e) before each output (RFC 7464)");
+  flag("--unbuffered", o.unbuffered, "flush after each output");
+  short_bool("-i,--in-place", "rewrite each FILE with the program's output for it (exactly one value)");
+  group = "Program and variables";
+  option("-f,--from-file", "FILE", o.from_file, "read FILTER from FILE; then every argument is a FILE");
+  if (CLI::Option* opt = option("-L,--library-path", "DIR", o.library_paths, "search DIR for modules (import)"))
+    opt->allow_extra_args(false);
+  pairs("--arg", "NAME VALUE", p.arg_pairs, "$NAME is the string VALUE");
+  pairs("--argjson", "NAME JSON", p.argjson_pairs, "$NAME is the JSON value JSON");
+  pairs("--slurpfile", "NAME FILE", p.slurpfile_pairs, "$NAME is the array of the JSON values in FILE");
+  pairs("--rawfile", "NAME FILE", p.rawfile_pairs, "$NAME is the text of FILE");
+  flag("--args", p.args_mode, "the arguments after FILTER are strings, in $ARGS.positional");
+  flag("--jsonargs", p.jsonargs_mode, "the arguments after FILTER are JSON values, in $ARGS.positional");
+  short_bool("-e,--exit-status", "exit 1 if the last output is false or null, 4 if there is none");
+  group = "Validation (no FILTER: every argument is a FILE)";
+  flag("--check", o.check, "validate JSON files: one FILE:LINE:COLUMN: error: MESSAGE line per problem, on stdout");
   flag("--utf8", o.utf8, "validate any files as strict UTF-8");
   flag("--check-formatted", o.check_formatted,
-       "list the files whose bytes differ from what `jview .` with these output options writes");
-  if (CLI::Option* opt = option("--check-format", p.check_format,
-                                "how --check, --utf8, --check-formatted write problems: plain (FILE:LINE:COLUMN: error: "
-                                "MESSAGE), github (::error workflow commands) or json (an object a line); columns "
-                                "count characters, not bytes"))
-    opt->check(CLI::IsMember({"plain", "github", "json"}));
-  short_bool("-i,--in-place", "rewrite each FILE with the program's output for it (exactly one value)");
-  CLI::Option* progress_opt = flag("--progress", p.progress_on,
-                                   "show a progress line on stderr (by default: on a terminal, for long runs)");
-  CLI::Option* no_progress_opt = flag("--no-progress", p.progress_off, "never show the progress line");
-  flag("--no-simd", o.no_simd, "use the portable kernels (also: JVIEW_NO_SIMD=1)");
-  option("--kernels", o.kernels,
-         "auto|portable|sse2|ssse3|avx2|avx512|neon: the kernels up to this level (also: JVIEW_KERNELS)");
-  flag("--force-ssse3", o.force_ssse3,
-               "use the SSSE3 kernels without asking the CPU (a CPU without SSSE3 dies with SIGILL)");
+       "list the files whose bytes differ from what `jview .` writes with these output options");
+  choice("--check-format", "plain|github|json", p.check_format,
+         "how the three above write problems: plain (FILE:LINE:COLUMN: error: MESSAGE, columns in characters), "
+         "github (::error annotations) or json (one object a line)", {"plain", "github", "json"});
+  group = "Performance";
+  option("--kernels", "LEVEL", o.kernels,
+         "use the kernels up to LEVEL: auto, portable, sse2, ssse3, avx2, avx512 or neon (also: JVIEW_KERNELS)");
+  flag("--no-simd", o.no_simd, "the portable kernels (--kernels portable; also: JVIEW_NO_SIMD=1)");
+  flag("--force-ssse3", o.force_ssse3, "the SSSE3 kernels without asking the CPU (without SSSE3: SIGILL)");
+  option("--threads", "N", o.threads, "evaluate on N threads, output as with one (0, the default: JVIEW_THREADS, "
+         "else the CPUs this process may use, at most 8)");
+  h.progress = flag("--progress", p.progress_on, "show a progress line on stderr (default: on a terminal, when "
+                    "the input is large)");
+  h.no_progress = flag("--no-progress", p.progress_off, "never show the progress line");
+  group = "Help";
+  app.set_help_flag("-h,--help", "show this help")->group(group);
+  flag("-V,--version", p.version, "print the version and the kernels chosen for this CPU");
+}
+
+// Every long option of the table (for a mistyped one's suggestion).
+std::vector<std::string> long_options() {
+  CLI::App app;
+  char arg0[] = "jview", arg1[] = "--help";
+  char* argv[] = {arg0, arg1};
+  parsed p;
+  options o;
+  table_handles h;
+  add_options(app, argv_names(2, argv), p, o, h);
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options())
+    for (const std::string& n : opt->get_lnames()) names.push_back("--" + n);
+  return names;
+}
+
+// An option's placeholder ("N", "NAME VALUE", "source|shortest"): its type name without the ":{...}" that CLI11
+// appends for a check.
+std::string placeholder(const CLI::Option& opt) {
+  const std::string t = opt.get_type_name();
+  return t.substr(0, t.find(':'));
+}
+
+// The table's entries in --help's layout (cli/help.cpp).
+std::vector<help_entry> help_entries(const CLI::App& app) {
+  std::vector<help_entry> entries;
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_lnames().empty()) continue;
+    help_entry e;
+    e.group = opt->get_group();
+    if (!opt->get_snames().empty()) e.short_name = "-" + opt->get_snames()[0];
+    e.long_name = "--" + opt->get_lnames()[0];
+    if (opt->get_type_size() != 0) e.placeholder = placeholder(*opt);
+    e.description = opt->get_description();
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+// COLUMNS when it is a number (as a terminal's shell sets it), else 80.
+int help_width() {
+  const char* c = std::getenv("COLUMNS");
+  const int w = c != nullptr ? std::atoi(c) : 0;
+  return w > 0 ? w : 80;
+}
+
+// jq's message for an unknown option, and the nearest known one on a second line when one is close.
+int unknown_option(std::string_view a) {
+  std::string hint;
+  if (a.size() > 2 && a[1] == '-') {
+    const std::string near = nearest_option(a.substr(0, a.find('=')), long_options());
+    if (!near.empty()) hint = "did you mean " + near + "?\n";
+  }
+  eprint("jview: error: Unknown option: {}\n{}Use jview --help for help with command-line options.\n", a, hint);
+  return exit_usage;
+}
+
+// A usage error's text: jq's words for an option without its value(s) ("--arg takes two parameters (e.g. --arg
+// NAME VALUE)"), CLI11's for the rest ("--numbers: fast not in {source,shortest}").
+std::string usage_message(const CLI::App& app, const CLI::ParseError& e) {
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    const std::string name = what.substr(0, what.find(':'));
+    for (const CLI::Option* opt : app.get_options()) {
+      if (opt->get_lnames().empty() || "--" + opt->get_lnames()[0] != name) continue;
+      return opt->get_type_size() == 2
+                 ? name + " takes two parameters (e.g. " + name + " " + placeholder(*opt) + ")"
+                 : name + " takes one parameter (" + name + " " + placeholder(*opt) + ")";
+    }
+  }
+  return what;
+}
+
+// CLI11 over the whole option table. -1: go on; else the exit status (help printed, or a usage error).
+int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
+  CLI::App app{"jview: a jq-compatible JSON processor over a zero-copy view", "jview"};
+  app.set_help_flag();
+  table_handles h;
+  add_options(app, argv_names(argc, argv), p, o, h);
   // FILTER and FILEs are taken from CLI11's remaining arguments, untouched: a CLI11 positional option would split an
   // argument that looks like "[a,b]" at its commas, and jq filters ('[1,2] | .[]') look exactly like that.
   // allow_extra_args(false) on the options above does the same for their values (--argjson x '[1,2]').
   app.allow_extras(true);
-  app.footer("Positional arguments: FILTER [FILE...] (with --args / --jsonargs: FILTER [ARG...])");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
+    std::fputs(help_text(help_entries(app), help_width()).c_str(), stdout);
     return exit_ok;
   } catch (const CLI::ParseError& e) {
-    eprint("jview: error: {}\nUse jview --help for help with command-line options.\n", e.what());
+    eprint("jview: error: {}\nUse jview --help for help with command-line options.\n", usage_message(app, e));
     return exit_usage;
   }
   bool after_dashes = false;
@@ -241,21 +339,18 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
     }
     // jq takes "-X" as an option only when X is a letter or '-': "-1", "-.", "-(1)" are programs.
     const bool optionlike = a.size() > 1 && a[0] == '-' && (std::isalpha(static_cast<unsigned char>(a[1])) || a[1] == '-');
-    if (!after_dashes && optionlike) {
-      eprint("jview: error: Unknown option: {}\nUse jview --help for help with command-line options.\n", a);
-      return exit_usage;
-    }
+    if (!after_dashes && optionlike) return unknown_option(a);
     p.positionals.push_back(a);
   }
   for (const CLI::Option* opt : app.parse_order()) {
-    if (opt == compact_opt)
+    if (opt == h.compact)
       p.last_layout = parsed::layout::compact;
-    else if (opt == tab_opt)
+    else if (opt == h.tab)
       p.last_layout = parsed::layout::tab;
-    else if (opt == indent_opt)
+    else if (opt == h.indent)
       p.last_layout = parsed::layout::indent;
-    else if (opt == progress_opt || opt == no_progress_opt)
-      o.progress = opt == progress_opt ? 1 : 0;  // the last of the two wins
+    else if (opt == h.progress || opt == h.no_progress)
+      o.progress = opt == h.progress ? 1 : 0;  // the last of the two wins
   }
   return -1;
 }
@@ -283,6 +378,7 @@ int finish(parsed& p, options& o) {
   o.check_format = p.check_format == "github" ? report_format::github
                    : p.check_format == "json" ? report_format::json
                                               : report_format::plain;
+  o.parse.decompress = p.decompress == "auto";
   if (o.join_output || o.raw_output0) o.raw_output = true;
   if (o.stream_errors) o.stream = true;
   const auto& ap = p.arg_pairs;

@@ -24,7 +24,7 @@ struct options {
   bool null_input = false, slurp = false, raw_input = false, seq_input = false;
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: --stream, and a parse error is the event [message, path]
-  parse_options parse;
+  parse_options parse;  // (parse.decompress: --decompress=auto, the default; never: off)
   // Output.
   write_options write;
   bool raw_output = false, join_output = false, raw_output0 = false, seq = false, exit_status = false;
@@ -39,7 +39,8 @@ struct options {
   // Kernels (applied by main: simd::kernels): --kernels NAME, or its aliases --no-simd / --force-ssse3.
   std::string kernels;
   bool no_simd = false, force_ssse3 = false;
-  bool version = false;  // --version (printed once the kernels are chosen: it names them)
+  bool version = false;
+  int threads = 0;  // --threads N: workers of a parallel run (0: JVIEW_THREADS, else the CPUs we may use, capped)  // --version (printed once the kernels are chosen: it names them)
 };
 
 // Parses argv into o. Returns -1 to go on, or the exit status to end with (help, version, usage error); messages

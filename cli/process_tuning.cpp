@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "cli/process_tuning.hpp"
@@ -27,7 +28,17 @@ std::uintptr_t g_heap_base = 0;  // the break when first checked
 std::uintptr_t g_advised = 0;    // end of the part of the heap advised (or passed over) so far
 bool g_started = false;
 
+void heap_check_locked() noexcept;
+
 void heap_check() noexcept {
+  // The hook runs on every thread of a parallel run: one checks at a time, the others pass.
+  static std::atomic_flag busy = ATOMIC_FLAG_INIT;
+  if (busy.test_and_set(std::memory_order_acquire)) return;
+  heap_check_locked();
+  busy.clear(std::memory_order_release);
+}
+
+void heap_check_locked() noexcept {
   const auto brk_now = reinterpret_cast<std::uintptr_t>(sbrk(0));
   if (brk_now == static_cast<std::uintptr_t>(-1)) return;
   if (g_heap_base == 0) {

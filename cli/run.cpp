@@ -1,7 +1,13 @@
 // cli/run.cpp: the default mode: read values from the files (or stdin) through core's input stream, run the filter
 // on each, write the results. The identity filter writes each input straight from its view.
 #include <fmt/core.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <climits>
+#include <csignal>
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +23,7 @@
 #include "cli/sink.hpp"
 #include "core/diagnostics.hpp"
 #include "core/input_stream.hpp"
+#include "core/parallel_run.hpp"
 #include "core/program_runner.hpp"
 #include "core/result_writer.hpp"
 #include "core/value_reader.hpp"
@@ -79,6 +86,76 @@ class stderr_messages final : public run_messages {
   const input_stream& inputs_;
 };
 
+// Whether threads pay for these inputs: not when they are all regular files of less than two pieces in all, and
+// not by default under an address-space limit (ulimit -v: each thread reserves stacks and arenas of its own).
+bool worth_threads(const options& o, std::size_t chunk) {
+  if (o.threads <= 0 && std::getenv("JVIEW_THREADS") == nullptr) {
+    rlimit rl{};
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) return false;
+  }
+  if (o.files.empty()) {
+    struct stat st;
+    return !(fstat(0, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < 2 * chunk);
+  }
+  std::uint64_t total = 0;
+  for (const std::string& f : o.files) {
+    struct stat st;
+    if (stat(f.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return true;
+    total += static_cast<std::uint64_t>(st.st_size);
+  }
+  return total >= 2 * chunk;
+}
+
+// A parallel run's messages (core/parallel_run.hpp), worded as stderr_messages and input_reporter word them.
+class parallel_messages final : public parallel_reporter {
+ public:
+  parallel_messages(input_reporter& rep, const fd_sink& sink) : rep_(rep), sink_(sink) {}
+  void debug(std::string_view line) override { eprint("{}\n", line); }
+  void stderr_text(std::string_view text) override { write_stderr(text); }
+  void halt_text(std::string_view text) override { write_stderr(text); }
+  void runtime_error(std::string_view where, std::string_view message, bool not_string) override {
+    eprint("jview: error (at {}){}: {}\n", where, not_string ? " (not a string)" : "", message);
+  }
+  void open_failed(const std::string& file, const std::string& why) override { rep_.open_failed(file, why); }
+  void read_failed(const std::string& file, const std::string& why) override { rep_.read_failed(file, why); }
+  void parse_failed(const std::string& where_and_what, const source_location& loc) override {
+    rep_.parse_failed(where_and_what, loc);
+  }
+  bool stopped() override { return sink_.broken_pipe || !sink_.error.empty(); }
+
+ private:
+  input_reporter& rep_;
+  const fd_sink& sink_;
+};
+
+// The CPUs this process may use: its affinity mask, less when a cgroup (v2) quota allows fewer.
+unsigned usable_cpus() {
+  unsigned n = 1;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) n = std::max(1, CPU_COUNT(&set));
+  if (std::FILE* f = std::fopen("/sys/fs/cgroup/cpu.max", "r")) {
+    char quota[32] = {};
+    unsigned long period = 0;
+    if (std::fscanf(f, "%31s %lu", quota, &period) == 2 && std::strcmp(quota, "max") != 0 && period > 0) {
+      const unsigned long q = std::strtoul(quota, nullptr, 10);
+      n = std::min<unsigned>(n, static_cast<unsigned>(std::max<unsigned long>(1, (q + period - 1) / period)));
+    }
+    std::fclose(f);
+  }
+  return n;
+}
+
+// Workers of a parallel run: --threads, else JVIEW_THREADS, else the usable CPUs, at most 8 (past that, the
+// writer and the producer are the limit on the machines we measure). 1: one thread, today's path.
+unsigned thread_count(const options& o) {
+  if (o.threads > 0) return static_cast<unsigned>(o.threads);
+  if (const char* e = std::getenv("JVIEW_THREADS"); e != nullptr && *e != '\0') {
+    const long n = std::strtol(e, nullptr, 10);
+    if (n >= 1) return static_cast<unsigned>(std::min<long>(n, 1024));
+  }
+  return std::min(usable_cpus(), 8u);
+}
+
 // The start of jq's report of a --rawfile / --slurpfile that cannot be used ("Bad JSON" even for --rawfile).
 std::string bad_file_arg(const char* option, const std::string& name, const std::string& path) {
   return fmt::format("jview: Bad JSON in --{} {} {}: ", option, name, path);
@@ -95,6 +172,16 @@ int end_process(int status) {
   std::fflush(nullptr);
   ::_exit(status);
 #endif
+}
+
+// The reader closed the pipe: the run stopped at once, quietly, and ends as jq 1.8's does (SIGPIPE is ignored
+// while jview runs, so that the write fails instead of killing the process before its messages; jq dies of
+// SIGPIPE): `set -o pipefail` scripts see the same status, 141 in a shell.
+[[noreturn]] void die_of_broken_pipe() {
+  std::fflush(nullptr);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::raise(SIGPIPE);
+  ::_exit(128 + SIGPIPE);  // (not reached)
 }
 
 // Reads a whole file for --rawfile (option "rawfile", variable `name`) or -f (name empty); false (reported) when
@@ -166,8 +253,17 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
 
 }  // namespace
 
-std::unique_ptr<filter::program> compile_program(const options& o, int& status) {
+namespace {
+
+// The program's text and compile options (files of --rawfile, --slurpfile and -f read once); false (reported, status
+// set) when a file cannot be read.
+struct program_text {
   filter::compile_options copts;
+  std::string source;
+};
+
+bool prepare_program(const options& o, program_text& pt, int& status) {
+  filter::compile_options& copts = pt.copts;
   copts.string_args = o.string_args;
   copts.json_args = o.json_args;
   copts.positional_strings = o.positional_strings;
@@ -180,22 +276,28 @@ std::unique_ptr<filter::program> compile_program(const options& o, int& status) 
   status = exit_usage;
   for (const auto& [name, path] : o.raw_files) {
     std::string text;
-    if (!read_file_text(path, text, name)) return nullptr;
+    if (!read_file_text(path, text, name)) return false;
     copts.string_args.emplace_back(name, std::move(text));
   }
   for (const auto& [name, path] : o.slurp_files) {
     std::string json;
-    if (!slurp_file_json(name, path, o.parse, json)) return nullptr;
+    if (!slurp_file_json(name, path, o.parse, json)) return false;
     copts.json_args.emplace_back(name, std::move(json));
   }
-  std::string source = o.filter;
+  pt.source = o.filter;
   if (!o.from_file.empty()) {
-    source.clear();
-    if (!read_file_text(o.from_file, source)) return nullptr;
+    pt.source.clear();
+    if (!read_file_text(o.from_file, pt.source)) return false;
   }
+  status = exit_ok;
+  return true;
+}
+
+std::unique_ptr<filter::program> compile_text(const program_text& pt, int& status) {
+  status = exit_usage;
   std::unique_ptr<filter::program> prog;
   try {
-    prog = filter::program::compile(source, copts);
+    prog = filter::program::compile(pt.source, pt.copts);
   } catch (const filter::compile_error& e) {
     // A bad --argjson / --jsonargs text is a usage error for jq (exit 2), found before the program is compiled.
     if (!e.bad_json_option.empty()) {
@@ -211,10 +313,20 @@ std::unique_ptr<filter::program> compile_program(const options& o, int& status) 
   return prog;
 }
 
+}  // namespace
+
+std::unique_ptr<filter::program> compile_program(const options& o, int& status) {
+  program_text pt;
+  if (!prepare_program(o, pt, status)) return nullptr;
+  return compile_text(pt, status);
+}
+
 int run_jq(const options& o) {
   // Compile first: a compile error must not consume input.
   int compiled = exit_ok;
-  const std::unique_ptr<filter::program> prog = compile_program(o, compiled);
+  program_text text;
+  if (!prepare_program(o, text, compiled)) return compiled;
+  std::unique_ptr<filter::program> prog = compile_text(text, compiled);
   if (!prog) return compiled;
 
   fd_sink sink;
@@ -249,24 +361,66 @@ int run_jq(const options& o) {
   stderr_messages messages(out, inputs);
   program_runner runner(*prog, results, messages);
   int status = exit_ok;
-  bool halted = false;  // halt/halt_error: their code is the status, -e does not apply (jq 1.8)
+  bool halted = false;  // halt/halt_error: their code is the status (with -e, jq 1.8's rule for it below)
+  int last_result = -1;  // jq's: the last input that ended well with outputs: 1 its last one was truthy, else 0
   // jq's status is that of the last input: an error in an earlier one does not count. False: stop (halt, or the
   // output is gone).
   auto run_one = [&](const filter::value& input) -> bool {
     inputs.set_in_program(true);
+    const std::uint64_t before = results.outputs();
     const program_runner::outcome r = runner.run(input, &inputs);
     inputs.set_in_program(false);
     if (r == program_runner::outcome::halted) {
       status = runner.halt_code();
+      if (o.exit_status) {
+        // jq 1.8 with -e: exit(abs(code)) (INT_MIN, its NaN, stays negative: status 0); -4 is its "no output"
+        // code, which exits as -e says for the inputs before this one.
+        const int raw = runner.halt_code_raw();
+        if (raw == -4)
+          status = last_result < 0 ? exit_no_output : last_result == 0 ? exit_false : exit_ok;
+        else if (raw < 0)
+          status = raw == INT_MIN ? 0 : -raw;
+      }
       halted = true;
       return false;
     }
     status = r == program_runner::outcome::error ? exit_runtime : exit_ok;
+    if (r == program_runner::outcome::ok && results.outputs() > before) last_result = results.last_truthy() ? 1 : 0;
     return !sink.broken_pipe && sink.error.empty();
   };
 
   const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
-  if (o.null_input) {
+  // Several threads for a stream of values, when the program sees only its own input (decided here, once).
+  const unsigned threads = thread_count(o);
+  parallel_options po;
+  // Tests only: tiny pieces, so that values cross every kind of boundary.
+  if (const char* e = std::getenv("JVIEW_CHUNK_SIZE"); e != nullptr && std::strtoul(e, nullptr, 10) > 0)
+    po.chunk_size = std::strtoul(e, nullptr, 10);
+  bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.stream_errors &&
+                  !o.seq && !o.parse.single_value && !o.unbuffered && !prog->reads_inputs() && !meter.running() &&
+                  worth_threads(o, po.chunk_size);
+  bool any_output = false, last_truthy = true;
+  if (parallel) {
+    po.files = o.files;
+    po.parse = o.parse;
+    po.format = rf;
+    po.threads = threads;
+    parallel_messages pm(reporter, sink);
+    const parallel_outcome r = run_parallel(
+        po,
+        [&]() -> std::unique_ptr<filter::program> {
+          int st = exit_ok;
+          return compile_text(text, st);
+        },
+        out, pm);
+    parallel = r.started;  // else: no threads to be had, nothing read yet
+    halted = r.halted;
+    status = r.halted ? r.halt_code : r.ran && r.last_failed ? exit_runtime : exit_ok;
+    any_output = r.any_output;
+    last_truthy = r.last_truthy;
+  }
+  if (parallel) {
+  } else if (o.null_input) {
     run_one(filter::value());
   } else if (o.slurp) {
     if (o.raw_input) {
@@ -302,11 +456,15 @@ int run_jq(const options& o) {
     eprint("jview: error: writing output: {}\n", sink.error);
     return exit_usage;
   }
-  if (sink.broken_pipe) return exit_ok;
+  if (sink.broken_pipe) die_of_broken_pipe();
   status = std::max(status, reporter.status);
+  if (!parallel) {
+    any_output = results.any_output();
+    last_truthy = results.last_truthy();
+  }
   if (status == exit_ok && o.exit_status && !halted) {
-    if (!results.any_output()) return end_process(exit_no_output);
-    if (!results.last_truthy()) return end_process(exit_false);
+    if (!any_output) return end_process(exit_no_output);
+    if (!last_truthy) return end_process(exit_false);
   }
   return end_process(status);
 }

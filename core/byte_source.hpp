@@ -1,5 +1,5 @@
 // core/byte_source.hpp: where an input's bytes come from. One small interface, one implementation per way of getting
-// them (core/byte_sources.cpp): a small file mapped, a mid-sized file read whole into huge pages, a large file read
+// them (core/byte_sources.cpp): a small file read into the heap, a mid-sized file read whole into huge pages, a large file read
 // in pieces, a pipe or terminal read as its bytes arrive, a string in memory. open_source() picks one from fstat.
 // The value reader (core/value_reader.hpp) frames values over any of them; it owns the buffers a source reads into.
 #pragma once
@@ -61,7 +61,7 @@ class byte_source {
   std::string error_;  // set by read() on `error`
 };
 
-// Opens `path` ("-": standard input) and picks its source: a regular file under 64 KiB mapped, one of 64 KiB to
+// Opens `path` ("-": standard input) and picks its source: a regular file under 64 KiB read into the heap, one of 64 KiB to
 // 32 MiB read whole, a larger one read in pieces; anything else (pipe, terminal, character device, an empty or
 // /proc-like regular file) as a stream. nullptr when it cannot be opened: `error` is the system's reason ("No such
 // file or directory"; a directory gives "Is a directory").

@@ -16,8 +16,8 @@ namespace jview {
 // pages. From the heap, every fresh 4 KiB page they filled cost a fault (about 10 µs here): `[inputs |
 // select(...)]` over 200 MB of NDJSON keeps 33,000 copies of about 700 bytes, 40 ms of faults. The last copy cut
 // gives its bytes back when released (the copy of a value nobody kept is released and the next one cut in its
-// place); a chunk goes back when its last copy does; the current one starts over when it is empty. Not
-// thread-safe, as simd/pages.hpp.
+// place); a chunk goes back when its last copy does; the current one starts over when it is empty. One current
+// chunk per thread (a parallel run's workers copy their own documents; copies never change threads).
 struct copy_chunk {
   char* base;
   std::size_t used;  // bytes cut from it so far
@@ -28,7 +28,7 @@ namespace {
 
 constexpr std::size_t k_chunk = simd::k_huge_page;
 constexpr std::size_t k_chunk_copy = std::size_t{64} << 10;  // larger copies come from malloc
-copy_chunk* g_copy_chunk = nullptr;                         // the chunk copies are cut from
+thread_local copy_chunk* g_copy_chunk = nullptr;            // the chunk copies are cut from
 
 // Room for n nodes (whole nodes: every cut stays aligned for the next), from the current chunk or a new one.
 node* cut_copy(std::size_t n, copy_chunk*& from) noexcept {

@@ -129,13 +129,13 @@ bool input_stream::open_next() {
   while (next_file_ < o_.files.size()) {
     const std::string& f = o_.files[next_file_++];
     auto r = std::make_unique<value_reader>(o_.parse);
+    r->set_before_block([](void* ctx) { static_cast<reporter*>(ctx)->flush(); }, &rep_);
     std::string why;
     if (!r->open(f, why)) {
       rep_.flush();
       rep_.open_failed(f, why);
       continue;
     }
-    r->set_before_block([](void* ctx) { static_cast<reporter*>(ctx)->flush(); }, &rep_);
     r->set_record_separators(o_.record_separators);
     r->set_read_counter(o_.progress.read_counter);
     name_ = r->name();

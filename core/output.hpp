@@ -92,7 +92,18 @@ class output_buffer {
     if (len_ >= chunk_) flush();
     whole_ = len_;
   }
+  // Writes whole values' bytes held elsewhere (a parallel run's log) after those buffered, without copying them
+  // into the buffer. False once any write failed.
+  bool write_through(const char* p, std::size_t n) {
+    flush();
+    if (n > 0) {
+      if (!failed_ && !fn_(ctx_, p, n)) failed_ = true;
+      flushed_ += n;
+    }
+    return !failed_;
+  }
   bool failed() const noexcept { return failed_; }
+  std::size_t buffered() const noexcept { return len_; }  // bytes not yet handed to the callback
 
   // The buffered bytes up to the last maybe_flush(): whole values only. Read by a fault handler (the bytes
   // [data(), data() + whole()) are always written: the buffer only ever appends behind them).

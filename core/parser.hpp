@@ -29,6 +29,9 @@ struct parse_options {
   std::uint32_t max_depth = 10000;    // like jq
   bool replace_invalid_utf8 = false;  // jq's behaviour: invalid UTF-8 in strings becomes U+FFFD instead of an error
   bool single_value = false;          // --strict (value_reader): an input is one JSON text, not a stream of values
+  // value_reader::open(path): a file or stdin that begins with a compression format's magic is read decompressed
+  // (core/decompress_source.hpp; --decompress=auto, the CLI's default).
+  bool decompress = false;
   parse_path path = parse_path::automatic;
   // Tests and benchmarks: these kernels instead of the process's choice (simd::active_kernels()).
   const simd::kernels* kernels = nullptr;

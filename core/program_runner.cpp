@@ -8,6 +8,7 @@ namespace jview {
 program_runner::program_runner(filter::program& prog, result_writer& results, run_messages& messages)
     : prog_(prog), results_(results), messages_(messages) {
   cb_.emit = [this](const filter::value& v) { results_.value(v); };
+  cb_.output_ok = [this] { return !results_.out().failed(); };  // a failed write stops the run at once
   cb_.debug = [this](std::string_view msg) { messages_.debug(msg); };
   cb_.stderr_out = [this](std::string_view text) { messages_.stderr_text(text); };
 }

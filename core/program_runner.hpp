@@ -31,7 +31,8 @@ class program_runner {
   enum class outcome { ok, error, halted };
   // Runs the program on `input` (`inputs`: where `input`, `inputs`, input_filename and input_line_number read).
   outcome run(const filter::value& input, filter::input_provider* inputs);
-  int halt_code() const noexcept { return halt_code_; }
+  int halt_code() const noexcept { return halt_code_; }            // jq's exit status for the halt
+  int halt_code_raw() const noexcept { return prog_.last_halt_code(); }  // the code itself (for -e)
 
  private:
   filter::program& prog_;

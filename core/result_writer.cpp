@@ -10,6 +10,7 @@ result_writer::result_writer(output_buffer& out, const result_format& f) : out_(
 
 void result_writer::after_output() {
   any_output_ = true;
+  ++outputs_;
   if (f_.nul)
     out_.put('\0');
   else if (!f_.join)

@@ -3,6 +3,7 @@
 // each with --seq. It also keeps what -e looks at (was there any output, was the last one false or null). Used by the
 // sequential run and by every worker of a parallel one, so that both write the same bytes.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,7 @@ class result_writer {
   static constexpr std::string_view k_nul_error = "Cannot dump a string containing NUL with --raw-output0 option";
 
   bool any_output() const noexcept { return any_output_; }
+  std::uint64_t outputs() const noexcept { return outputs_; }  // results written so far
   bool last_truthy() const noexcept { return last_truthy_; }
   output_buffer& out() noexcept { return out_; }
 
@@ -51,6 +53,7 @@ class result_writer {
   writer w_;
   bool nul_met_ = false;
   bool any_output_ = false;
+  std::uint64_t outputs_ = 0;
   bool last_truthy_ = true;
 };
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/decompress_source.hpp"
 #include "simd/pages.hpp"
 
 namespace jview {
@@ -52,6 +53,12 @@ value_reader::~value_reader() = default;
 bool value_reader::open(const std::string& path, std::string& error) {
   std::unique_ptr<byte_source> s = open_source(path, error);
   if (!s) return false;
+  if (parser_.options().decompress) {
+    // Its first bytes are read to look for a magic: a stream's may have to be waited for.
+    if (s->type() == byte_source::kind::stream && before_block_ != nullptr && s->would_block())
+      before_block_(before_block_ctx_);
+    s = decompressing(std::move(s));
+  }
   open(std::move(s));
   return true;
 }
@@ -72,6 +79,32 @@ void value_reader::open(std::unique_ptr<byte_source> source) {
     chunk_ = std::make_shared<buffer>();
     keep_ = chunk_;
   }
+}
+
+void value_reader::restart(std::unique_ptr<byte_source> source) {
+  chunk_.reset();
+  keep_.reset();
+  src_.reset();
+  buf_ = nullptr;
+  len_ = pos_ = 0;
+  base_offset_ = 0;
+  eof_ = bom_checked_ = false;
+  values_ = 0;
+  boundary_.reset();
+  scan_at_ = 0;
+  value_complete_ = false;
+  probe_at_ = k_first_probe;
+  lines_.reset();
+  counted_ = 0;
+  dropped_from_ = k_none;
+  next_newline_ = 0;
+  newline_known_ = false;
+  error_ = parse_error{};
+  error_pos_ = 0;
+  error_at_start_ = false;
+  io_error_.clear();
+  parser_.invalidate_index();
+  open(std::move(source));
 }
 
 bool value_reader::make_room() {

@@ -37,14 +37,25 @@ class value_reader {
   value_reader(const value_reader&) = delete;
   value_reader& operator=(const value_reader&) = delete;
 
-  // Opens a file ("-" is standard input) through open_source(). On failure returns false and sets `error` to the
-  // system's reason (e.g. "No such file or directory"; a directory gives "Is a directory").
+  // Opens a file ("-" is standard input) through open_source(), decompressing it when parse_options::decompress
+  // says so (the before-block hook, if set, is called before a stream's first bytes are waited for). On failure
+  // returns false and sets `error` to the system's reason (e.g. "No such file or directory"; a directory gives
+  // "Is a directory").
   bool open(const std::string& path, std::string& error);
   // Reads from an already open descriptor (not closed by the reader).
   void open_fd(int fd, std::string name);
   // Reads from any source.
   void open(std::unique_ptr<byte_source> source);
+  // Reads another input from its start, keeping the parser and its tables (a parallel run's worker reads piece
+  // after piece).
+  void restart(std::unique_ptr<byte_source> source);
   const std::string& name() const noexcept { return name_; }
+  // A whole source's values from byte `offset` on (a parallel run's piece that starts inside a line): the bytes
+  // before it count for lines and columns only, and no byte order mark is looked for. Call after open().
+  void start_at(std::size_t offset) noexcept {
+    pos_ = offset;
+    bom_checked_ = true;
+  }
 
   // --seq (RFC 7464 input): the record separator 0x1E may stand between values, like whitespace.
   void set_record_separators(bool on) noexcept { rs_ = on; }

@@ -55,20 +55,26 @@ constinit std::atomic<int> g_cpu{0};
 // one-pass (EPYC, us): twitter 135 / 198 (AVX2) / 293 (SSE2) vs 240; citm_catalog 338 / 512 / 747 vs 530; gsoc-2018
 // (long strings) 641 / 875 / 1199 vs 676; amazon_cellphones.ndjson 59 / 87 / 123 vs 76. AVX-512 wins or ties on
 // every file; AVX2 loses up to 30% on long strings, SSE2 everywhere: those stay for the tests (and a later AVX2
-// tuning), and below AVX-512 the parser is one-pass.
+// tuning), and below AVX-512 the parser is one-pass. NEON (AArch64) is chosen without a measurement (no ARM machine
+// here): stage 1 there is the design of simdjson's arm64 kernel, which beats one-pass parsers on ARM servers.
+// The portable kernel is the differential tests' reference only.
 constexpr stage1_kernel k_stage1_kernels[] = {
 #if JVIEW_X86_KERNELS
     {"avx512", &detail::stage1_avx512},
     {"avx2", &detail::stage1_avx2},
     {"sse2", &detail::stage1_sse2},
+#elif JVIEW_NEON_KERNELS
+    {"neon", &detail::stage1_neon},
 #endif
-    {"none", nullptr},
+    {"portable", &detail::stage1_portable},
 };
 constexpr isa k_stage1_levels[] = {
 #if JVIEW_X86_KERNELS
     isa::avx512,
     isa::avx2,
     isa::sse2,
+#elif JVIEW_NEON_KERNELS
+    isa::neon,
 #endif
     isa::portable,
 };
@@ -77,6 +83,8 @@ constexpr bool k_stage1_pays[] = {
     true,
     false,
     false,
+#elif JVIEW_NEON_KERNELS
+    true,
 #endif
     false,
 };
@@ -337,7 +345,7 @@ std::string describe_kernels(const kernels& k) {
   s += family("strings", scan, k.scanners);
   s += family("whitespace", scan, k.scanners);
   if (k.structure != nullptr)
-    s += family("structure", k.structure->name, isa::avx512);
+    s += family("structure", k.structure->name, k_stage1_levels[k.structure - k_stage1_kernels]);
   else  // the one-pass parser alone: asked for, or no stage-1 kernel that pays on this CPU
     s += asked.empty() ? " structure=one-pass (no AVX-512)" : " structure=one-pass";
   s += family("minify", k.minify->name, k_minify_levels[k.minify - k_minify_kernels]);

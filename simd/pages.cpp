@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 namespace jview::simd {
@@ -34,6 +35,13 @@ struct region {
 std::vector<region>& regions() noexcept {
   static auto* live = new std::vector<region>;
   return *live;
+}
+
+// The regions are shared by every thread (a parallel run's workers map document arenas and buffers): one lock,
+// recursive because remap_pages maps and unmaps through the public functions. Never destroyed, as the regions.
+std::recursive_mutex& regions_lock() noexcept {
+  static auto* m = new std::recursive_mutex;
+  return *m;
 }
 
 region* find_region(std::uintptr_t a) noexcept {
@@ -114,6 +122,7 @@ bool grow_alone(region& r, std::size_t new_len) noexcept {
 std::size_t mapped_size(std::size_t bytes) noexcept { return round_up(std::max<std::size_t>(bytes, 1), k_small_page); }
 
 void* map_huge_pages(std::size_t bytes) noexcept {
+  const std::lock_guard<std::recursive_mutex> hold(regions_lock());
   const std::size_t len = mapped_size(bytes);
   std::vector<region>& live = regions();
   if ((live.empty() || live.back().end - live.back().next < len) && !add_region(len)) return nullptr;
@@ -132,6 +141,7 @@ void* map_pages(std::size_t bytes) noexcept {
 }
 
 void* remap_pages(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept {
+  const std::lock_guard<std::recursive_mutex> hold(regions_lock());
   const std::size_t old_len = mapped_size(old_bytes), new_len = mapped_size(new_bytes);
   if (new_len <= old_len) return p;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -154,6 +164,7 @@ void* remap_pages(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcep
 }
 
 void unmap_pages(void* p, std::size_t bytes) noexcept {
+  const std::lock_guard<std::recursive_mutex> hold(regions_lock());
   if (p == nullptr) return;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const std::size_t len = mapped_size(bytes);

@@ -1,5 +1,5 @@
-// simd/structural.cpp: structural_index, the batch driver of stage 1 (kernels in structural_sse2.cpp and
-// structural_avx512.cpp, chosen in dispatch.cpp). It indexes k_batch bytes at a time, so a huge file or a long
+// simd/structural.cpp: structural_index, the batch driver of stage 1 (kernels in structural_*.cpp,
+// chosen in dispatch.cpp). It indexes k_batch bytes at a time, so a huge file or a long
 // NDJSON stream is indexed just ahead of its use, and the last partial block is indexed from a padded copy so no
 // load passes the end of the input.
 #include "simd/structural.hpp"

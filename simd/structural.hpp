@@ -39,7 +39,7 @@ using stage1_fn = bool (*)(const unsigned char* p, const char* src, std::size_t 
                            stage1_state& st, stage1_out& out) noexcept;
 
 struct stage1_kernel {
-  const char* name;  // "sse2", "avx2", "avx512"
+  const char* name;  // "portable", "sse2", "avx2", "avx512", "neon"
   stage1_fn index;
 };
 // The one in use is simd::active_kernels().structure (simd/kernels.hpp).
@@ -50,6 +50,9 @@ namespace detail {
 bool stage1_sse2(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
 bool stage1_avx2(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
 bool stage1_avx512(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
+bool stage1_neon(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
+// The reference of the differential tests (structural_portable.cpp): never chosen for parsing.
+bool stage1_portable(const unsigned char*, const char*, std::size_t, std::uint32_t, stage1_state&, stage1_out&) noexcept;
 }  // namespace detail
 
 // The token list of a buffer, one batch at a time.

@@ -10,9 +10,9 @@ import sys
 MAX_LINES = 900
 # The library's public surface: what an embedder (and cli/) may include. Everything else in core/ is internal.
 PUBLIC = {
-    "core/byte_source.hpp", "core/diagnostics.hpp", "core/document.hpp", "core/error.hpp",
+    "core/byte_source.hpp", "core/decompress_source.hpp", "core/diagnostics.hpp", "core/document.hpp", "core/error.hpp",
     "core/input_stream.hpp", "core/kernel_choice.hpp", "core/line_counter.hpp", "core/output.hpp",
-    "core/parser.hpp", "core/program_runner.hpp", "core/result_writer.hpp", "core/sanitizer.hpp",
+    "core/parallel_run.hpp", "core/parser.hpp", "core/program_runner.hpp", "core/result_writer.hpp", "core/sanitizer.hpp",
     "core/value_reader.hpp", "core/writer.hpp", "core/filter/program.hpp", "core/filter/value.hpp",
 }
 # Calls core/ and simd/ leave to the executable.

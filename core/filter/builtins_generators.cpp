@@ -360,6 +360,94 @@ st p_map(interp& I, const node* call, const path_link* p, const value& in, const
   return g_map(I, call, in, e, make_sink(f));
 }
 
+// walk(f), jq's `def walk(f): def w: if type == "object" then map_values(w) elif type == "array" then map(w) else
+// . end | f; w;` without its recursion: the value is walked depth first with an explicit stack (a value 10^6 deep is
+// walked as jq walks it, not bounded by the C++ stack), each container rebuilt from its children's results: for an
+// array every output of w on each element (map), for an object the first output of w on each member, the member
+// dropped when there is none (`.[] |= w`). f runs on each rebuilt node in jq's order (children first, in order);
+// the outputs of f on the input itself are the results.
+struct walk_frame {
+  value node;
+  std::vector<value> children;    // array elements or member values, in order
+  std::vector<std::string> keys;  // object: the members' keys
+  std::size_t next = 0;           // the next child to walk
+  std::vector<value> items;       // array: the outputs so far; object: the value kept per member (got[i])
+  std::vector<bool> got;
+};
+
+walk_frame walk_open(const value& v) {
+  walk_frame f;
+  f.node = v;
+  if (v.is_array()) {
+    f.children.reserve(v.length());
+    v.for_each_element([&](const value& c) { f.children.push_back(c); });
+  } else {
+    v.for_each_member([&](std::string_view key, const value& c) {
+      f.keys.emplace_back(key);
+      f.children.push_back(c);
+    });
+    f.items.resize(f.children.size());
+    f.got.resize(f.children.size());
+  }
+  return f;
+}
+
+value walk_close(walk_frame& f) {
+  if (f.node.is_array()) return value::array(std::move(f.items));
+  value o = value::empty_object();
+  auto& od = o.object_mut();
+  for (std::size_t i = 0; i < f.keys.size(); ++i)
+    if (f.got[i]) od.set(std::string_view(f.keys[i]), f.items[i]);
+  return o;
+}
+
+st g_walk(interp& I, const node* call, const value& in, const env* e, sink k) {
+  if (!in.is_array() && !in.is_object()) return I.eval_arg(call, 0, in, e, k);
+  std::vector<walk_frame> stack;
+  stack.push_back(walk_open(in));
+  // f's outputs on a child's result `v` into the frame of its parent: all of them (array), the first (object).
+  auto deliver = [&](walk_frame& parent, std::size_t i, const value& v) -> st {
+    if (parent.node.is_array()) {
+      auto all = [&](const value& out) -> st {
+        parent.items.push_back(out);
+        return st::ok;
+      };
+      return I.eval_arg(call, 0, v, e, make_sink(all));
+    }
+    const std::uint64_t id = I.next_label++;
+    auto first = [&](const value& out) -> st {
+      parent.items[i] = out;
+      parent.got[i] = true;
+      I.brk_label = id;
+      return st::brk;
+    };
+    const st s = I.eval_arg(call, 0, v, e, make_sink(first));
+    return s == st::brk && I.brk_label == id ? st::ok : s;
+  };
+  for (;;) {
+    walk_frame& top = stack.back();
+    if (top.next < top.children.size()) {
+      const std::size_t i = top.next++;
+      const value& c = top.children[i];
+      if (c.is_array() || c.is_object()) {
+        walk_frame child = walk_open(c);
+        stack.push_back(std::move(child));
+        continue;
+      }
+      const value leaf = c;
+      const st s = deliver(top, i, leaf);
+      if (s != st::ok) return s;
+      continue;
+    }
+    value rebuilt = walk_close(top);
+    stack.pop_back();
+    if (stack.empty()) return I.eval_arg(call, 0, rebuilt, e, k);
+    walk_frame& parent = stack.back();
+    const st s = deliver(parent, parent.next - 1, rebuilt);
+    if (s != st::ok) return s;
+  }
+}
+
 constexpr auto k_part = sorted_natives(std::to_array<native_def>({
     {"range", 1, nullptr, g_range1, nullptr},
     {"range", 2, nullptr, g_range2, nullptr},
@@ -379,6 +467,7 @@ constexpr auto k_part = sorted_natives(std::to_array<native_def>({
     {"while", 2, nullptr, g_while, nullptr},
     {"until", 2, nullptr, g_until, nullptr},
     {"map", 1, nullptr, g_map, p_map},
+    {"walk", 1, nullptr, g_walk, nullptr},
 }));
 
 }  // namespace

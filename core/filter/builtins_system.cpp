@@ -3,6 +3,7 @@
 // the constant answers (have_decnum, get_prog_origin ...).
 #include "core/filter/builtins.hpp"
 
+#include <climits>
 #include <cstdlib>
 
 namespace jview::filter::detail {
@@ -85,6 +86,7 @@ st f_stderr(interp& I, const value& in, const value*, value& out) {
 }
 
 st halt_with(interp& I, int code, const value& msg) {
+  I.halted = true;
   I.halt_code = code;
   if (msg.is_string()) {
     I.halt_message = msg.string_copy();
@@ -98,14 +100,19 @@ st halt_with(interp& I, int code, const value& msg) {
 }
 
 st f_halt(interp& I, const value&, const value*, value&) {
+  I.halted = true;
   I.halt_code = 0;
   I.halt_message.clear();
   return st::halt;
 }
 st f_halt_error0(interp& I, const value& in, const value*, value&) { return halt_with(I, 5, in); }
 st f_halt_error1(interp& I, const value& in, const value* args, value&) {
-  if (!args[0].is_number()) return I.fail("halt_error/1: number required");
-  return halt_with(I, static_cast<int>(args[0].number()), in);
+  if (!args[0].is_number()) return type_error(I, in, "halt_error/1: number required");
+  // jq converts the code with C's cast to int; on x86-64 (jq 1.8's reference build) NaN and every value out of
+  // int's range become INT_MIN. Done here without the cast's undefined behaviour.
+  const double d = args[0].number();
+  const int code = d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN;
+  return halt_with(I, code, in);
 }
 
 st f_true(interp&, const value&, const value*, value& out) {

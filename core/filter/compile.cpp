@@ -85,8 +85,16 @@ class resolver {
   funcdef* prelude(const std::string& name, std::uint32_t arity);
 
  private:
+  // A node on the walk's explicit stack: `step` counts the node's steps done, `mark` is a scope size to restore.
+  struct frame {
+    node* n;
+    std::uint32_t step;
+    std::size_t mark;
+  };
   [[noreturn]] void fail(const node* n, const std::string& msg);
-  void resolve_node(node* n);
+  node* next_child(frame& f);
+  void resolve_var(node* n);
+  void resolve_callee(node* n);
   void collect_vars(pattern* p, std::vector<std::string>& names);
   void resolve_pattern_keys(pattern* p);
   void push_vars(node* n);
@@ -214,131 +222,161 @@ void resolver::resolve_def(funcdef* f, bool global) {
   scope_.resize(mark);
 }
 
-void resolver::resolve(node* n) {
-  if (n == nullptr) return;
-  resolve_node(n);
-  if (prog_.fast_paths) choose_fast_path(n);  // on the resolved node (`length` must be known to be the native)
+// The tree is walked with an explicit stack, not by recursion: chains of 10^6 operators, suffixes or definitions
+// (`1 + 1 + ...`, `.a.a...`, `def f: 1; def g: 2; ...`) resolve in constant stack. Only a definition's body is
+// resolved by a nested call (resolve_def_deferred catches its errors), and definitions nest only as deeply as the
+// parser lets anything nest.
+void resolver::resolve(node* root) {
+  if (root == nullptr) return;
+  std::vector<frame> stack;
+  stack.push_back(frame{root, 0, 0});
+  while (!stack.empty()) {
+    if (node* child = next_child(stack.back())) {
+      stack.push_back(frame{child, 0, 0});
+      continue;
+    }
+    node* n = stack.back().n;
+    stack.pop_back();
+    if (prog_.fast_paths) choose_fast_path(n);  // on the resolved node (`length` must be known to be the native)
+  }
 }
 
-void resolver::resolve_node(node* n) {
+void resolver::resolve_var(node* n) {
+  for (std::size_t i = scope_.size(); i-- > 0;) {
+    const scope_entry& s = scope_[i];
+    if (s.k == scope_entry::var && s.name == n->name) {
+      n->vk = var_kind::local;
+      n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+      return;
+    }
+  }
+  if (ms_.data != nullptr) {
+    for (auto it = ms_.data->rbegin(); it != ms_.data->rend(); ++it) {
+      if (it->first == n->name) {
+        n->vk = var_kind::global;
+        n->index = it->second;
+        return;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < prog_.global_names.size(); ++i) {
+    if (prog_.global_names[i] == n->name) {
+      n->vk = var_kind::global;
+      n->index = static_cast<std::uint32_t>(i);
+      if (i == 0) prog_.ensure_env();
+      return;
+    }
+  }
+  fail(n, "$" + n->name + " is not defined");
+}
+
+void resolver::resolve_callee(node* n) {
+  const std::uint32_t arity = static_cast<std::uint32_t>(n->args.size());
+  for (std::size_t i = scope_.size(); i-- > 0;) {
+    const scope_entry& s = scope_[i];
+    if (s.name != n->name) continue;
+    if (s.k == scope_entry::closure && arity == 0) {
+      n->ck = call_kind::closure;
+      n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+      return;
+    }
+    if (s.k == scope_entry::func && s.arity == arity) {
+      if (auto it = prog_.pending_errors.find(s.def->fn); it != prog_.pending_errors.end()) throw it->second;
+      n->ck = call_kind::local_def;
+      n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+      n->fn = s.def->fn;
+      return;
+    }
+  }
+  if (funcdef* f = module_function(n->name, arity)) {
+    if (auto it = prog_.pending_errors.find(f); it != prog_.pending_errors.end()) throw it->second;
+    n->ck = call_kind::global_def;
+    n->fn = f;
+  } else if (funcdef* f = prelude(n->name, arity)) {
+    n->ck = call_kind::global_def;
+    n->fn = f;
+  } else {
+    const int idx = find_native(n->name, static_cast<int>(arity));
+    if (idx < 0) fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
+    n->ck = call_kind::native;
+    n->index = static_cast<std::uint32_t>(idx);
+    if (arity == 0 && n->name == "env") prog_.ensure_env();
+    if (arity == 0 && (n->name == "input" || n->name == "inputs" || n->name == "input_line_number"))
+      prog_.reads_inputs_ = true;
+  }
+}
+
+// One step of the walk at f.n: resolves what the node itself binds or refers to, in the order the recursive
+// definition had (children left to right, scopes opened before the children that see them and closed after), and
+// returns the next child to resolve, or null when the node is done.
+node* resolver::next_child(frame& f) {
+  node* n = f.n;
   switch (n->o) {
-    case op::var: {
-      for (std::size_t i = scope_.size(); i-- > 0;) {
-        const scope_entry& s = scope_[i];
-        if (s.k == scope_entry::var && s.name == n->name) {
-          n->vk = var_kind::local;
-          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-          return;
-        }
+    case op::var:
+      resolve_var(n);
+      return nullptr;
+    case op::call:
+      if (f.step == 0) resolve_callee(n);
+      if (f.step < n->args.size()) return n->args[f.step++];
+      return nullptr;
+    case op::funcdef:
+      if (f.step++ == 0) {
+        scope_.push_back(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});
+        resolve_def_deferred(n->fn, false);
+        if (n->a != nullptr) return n->a;
+        f.step++;
       }
-      if (ms_.data != nullptr) {
-        for (auto it = ms_.data->rbegin(); it != ms_.data->rend(); ++it) {
-          if (it->first == n->name) {
-            n->vk = var_kind::global;
-            n->index = it->second;
-            return;
-          }
-        }
-      }
-      for (std::size_t i = 0; i < prog_.global_names.size(); ++i) {
-        if (prog_.global_names[i] == n->name) {
-          n->vk = var_kind::global;
-          n->index = static_cast<std::uint32_t>(i);
-          if (i == 0) prog_.ensure_env();
-          return;
-        }
-      }
-      fail(n, "$" + n->name + " is not defined");
-    }
-    case op::call: {
-      const std::uint32_t arity = static_cast<std::uint32_t>(n->args.size());
-      bool found = false;
-      for (std::size_t i = scope_.size(); i-- > 0;) {
-        const scope_entry& s = scope_[i];
-        if (s.name != n->name) continue;
-        if (s.k == scope_entry::closure && arity == 0) {
-          n->ck = call_kind::closure;
-          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-          found = true;
-          break;
-        }
-        if (s.k == scope_entry::func && s.arity == arity) {
-          if (auto it = prog_.pending_errors.find(s.def->fn); it != prog_.pending_errors.end()) throw it->second;
-          n->ck = call_kind::local_def;
-          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-          n->fn = s.def->fn;
-          found = true;
-          break;
-        }
-      }
-      if (!found) {
-        if (funcdef* f = module_function(n->name, arity)) {
-          if (auto it = prog_.pending_errors.find(f); it != prog_.pending_errors.end()) throw it->second;
-          n->ck = call_kind::global_def;
-          n->fn = f;
-        } else if (funcdef* f = prelude(n->name, arity)) {
-          n->ck = call_kind::global_def;
-          n->fn = f;
-        } else {
-          const int idx = find_native(n->name, static_cast<int>(arity));
-          if (idx < 0) fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
-          n->ck = call_kind::native;
-          n->index = static_cast<std::uint32_t>(idx);
-          if (arity == 0 && n->name == "env") prog_.ensure_env();
-        }
-      }
-      for (node* a : n->args) resolve(a);
-      return;
-    }
-    case op::funcdef: {
-      scope_.push_back(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});
-      resolve_def_deferred(n->fn, false);
-      resolve(n->a);
       scope_.pop_back();
-      return;
-    }
-    case op::bind: {
-      resolve(n->a);
-      const std::size_t mark = scope_.size();
-      push_vars(n);
-      resolve(n->b);
-      scope_.resize(mark);
-      return;
-    }
+      return nullptr;
+    case op::bind:
+      switch (f.step++) {
+        case 0: return n->a;
+        case 1:
+          f.mark = scope_.size();
+          push_vars(n);
+          return n->b;
+        default: scope_.resize(f.mark); return nullptr;
+      }
     case op::reduce:
-    case op::foreach: {
-      resolve(n->a);
-      resolve(n->b);
-      const std::size_t mark = scope_.size();
-      push_vars(n);
-      resolve(n->c);
-      resolve(n->d);
-      scope_.resize(mark);
-      return;
-    }
-    case op::label: {
-      scope_.push_back(scope_entry{scope_entry::label, "*label-" + n->name, 0, nullptr});
-      resolve(n->a);
+    case op::foreach:
+      for (;;) {
+        switch (f.step++) {
+          case 0: if (n->a != nullptr) return n->a; continue;
+          case 1: if (n->b != nullptr) return n->b; continue;
+          case 2:
+            f.mark = scope_.size();
+            push_vars(n);
+            if (n->c != nullptr) return n->c;
+            continue;
+          case 3: if (n->d != nullptr) return n->d; continue;
+          default: scope_.resize(f.mark); return nullptr;
+        }
+      }
+    case op::label:
+      if (f.step++ == 0) {
+        scope_.push_back(scope_entry{scope_entry::label, "*label-" + n->name, 0, nullptr});
+        if (n->a != nullptr) return n->a;
+      }
       scope_.pop_back();
-      return;
-    }
+      return nullptr;
     case op::brk: {
       const std::string want = "*label-" + n->name;
       for (std::size_t i = scope_.size(); i-- > 0;) {
         if (scope_[i].k == scope_entry::label && scope_[i].name == want) {
           n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-          return;
+          return nullptr;
         }
       }
       fail(n, "$" + want + " is not defined");
     }
     default:
-      resolve(n->a);
-      resolve(n->b);
-      resolve(n->c);
-      resolve(n->d);
-      for (node* a : n->args) resolve(a);
-      return;
+      for (;;) {
+        const std::uint32_t i = f.step++;
+        node* c = i == 0 ? n->a : i == 1 ? n->b : i == 2 ? n->c : i == 3 ? n->d
+                 : i - 4 < n->args.size() ? n->args[i - 4] : nullptr;
+        if (c != nullptr) return c;
+        if (i >= 4 + n->args.size()) return nullptr;
+      }
   }
 }
 

@@ -86,6 +86,7 @@ st call_value_native(interp& I, const native_def& nd, const node* n, int i, cons
     return call_value_native(I, nd, n, i - 1, in, e, args, k);
   }
   auto each = [&](const value& v) -> st {
+    if (!I.stack_ok()) [[unlikely]] return I.stack_overflow();  // (a continuation chain: see eval)
     args[i] = v;
     return call_value_native(I, nd, n, i - 1, in, e, args, k);
   };
@@ -129,6 +130,7 @@ st interp::call(const node* n, const value& in, const env* e, sink k) {
 
 st interp::eval_interp(const node* n, std::size_t i, const value& in, const env* e, std::vector<value>& parts,
                        sink k) {
+  if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
   // Parts are evaluated last-first (the last interpolation is the outermost loop, as in jq).
   if (i == 0) {
     std::string out;
@@ -144,6 +146,7 @@ st interp::eval_interp(const node* n, std::size_t i, const value& in, const env*
     return eval_interp(n, i - 1, in, e, parts, k);
   }
   auto each = [&](const value& v) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     std::string s;
     const st r = apply_format(*this, n->name, v, s);
     if (r != st::ok) return r;
@@ -165,6 +168,8 @@ struct object_builder {
   std::size_t nkv = 0;
 
   st step(std::size_t i) {
+    if (!I.stack_ok()) [[unlikely]]
+      return I.stack_overflow();
     if (i == n->args.size()) {
       value o = value::empty_object();
       auto& od = o.object_mut();
@@ -224,9 +229,98 @@ st interp::ev_recurse(const node* n, const value& in, const env* e, sink k) {
   return r.run(in);
 }
 
+namespace {
+
+// Suffix chains (`.a.b.c`) and operator chains (`1 + 2 + 3`) are left-deep trees. Up to this many levels the
+// evaluator recurses through them as through anything else; a longer chain runs in one loop (chain_*), so a chain of
+// 10^6 terms costs no stack.
+constexpr std::size_t k_chain_loop_after = 32;
+
+bool is_literal_index(const node* n) { return n->o == op::index && n->b->o == op::literal; }
+
+// An operand of an arithmetic chain that gives exactly one value or an error: a literal, a variable, `.`, an array
+// construction (`[1] + [2] + ...`), `.k.l` or `$v.k` (literal keys, not optional), `-` of a literal. Evaluated in
+// the nested evaluation's order, so effects inside `[...]` (debug, input) come in jq's order too.
+bool is_single_operand(const node* n) {
+  switch (n->o) {
+    case op::literal:
+    case op::var:
+    case op::identity:
+    case op::array: return true;
+    case op::neg: return n->a->o == op::literal;
+    case op::index:
+      for (int depth = 0; depth < 8; ++depth) {
+        if (n->opt || n->b->o != op::literal) return false;
+        n = n->a;
+        if (n->o == op::identity || n->o == op::var) return true;
+        if (n->o != op::index) return false;
+      }
+      return false;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+// `.k1.k2...kn` with literal keys, more than k_chain_loop_after of them: the target once, then each key in a loop
+// (each level gives one value, or none under `?`, or an error: what the nested evaluation gives).
+st interp::chain_index(const node* n, const value& in, const env* e, sink k) {
+  std::vector<const node*> spine;  // top first
+  const node* m = n;
+  for (; is_literal_index(m); m = m->a) spine.push_back(m);
+  auto per_target = [&](const value& target) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
+    value t = target;
+    for (std::size_t j = spine.size(); j-- > 0;) {
+      value out;
+      const st s = index_value(*this, t, spine[j]->b->v, out);
+      if (s != st::ok) return (s == st::err && spine[j]->opt) ? st::ok : s;
+      t = std::move(out);
+    }
+    return k(t);
+  };
+  if (m->o == op::identity) return per_target(in);
+  return eval(m, in, e, make_sink(per_target));
+}
+
+// `x op1 y1 op2 y2 ...` whose right operands are single (is_single_operand), more than k_chain_loop_after of them:
+// the operands in the nested evaluation's order (the last one first), then the leftmost term's outputs, each
+// folded left to right.
+st interp::chain_arith(const node* n, const value& in, const env* e, sink k) {
+  std::vector<const node*> spine;  // top first
+  const node* m = n;
+  for (; m->o == op::arith && is_single_operand(m->b); m = m->a) spine.push_back(m);
+  std::vector<value> operands(spine.size());
+  for (std::size_t j = 0; j < spine.size(); ++j) {
+    bool got = false;
+    auto one = [&](const value& v) -> st {
+      operands[j] = v;
+      got = true;
+      return st::ok;
+    };
+    const st s = eval(spine[j]->b, in, e, make_sink(one));
+    if (s != st::ok || !got) return s;
+  }
+  auto per_l = [&](const value& l) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
+    value acc = l;
+    for (std::size_t j = spine.size(); j-- > 0;) {
+      const st s = arith_inplace(*this, spine[j]->sub, acc, operands[j]);
+      if (s != st::ok) return s;
+    }
+    return k(acc);
+  };
+  return eval(m, in, e, make_sink(per_l));
+}
+
 st interp::ev_index(const node* n, const value& in, const env* e, sink k) {
   const node* kn = n->b;
   if (kn->o == op::literal) {
+    if (is_literal_index(n->a)) {
+      std::size_t depth = 1;
+      for (const node* m = n->a; is_literal_index(m) && depth <= k_chain_loop_after; m = m->a) ++depth;
+      if (depth > k_chain_loop_after) return chain_index(n, in, e, k);
+    }
     if (n->a->o == op::identity) {
       value out;
       const st s = index_value(*this, in, kn->v, out);
@@ -234,6 +328,7 @@ st interp::ev_index(const node* n, const value& in, const env* e, sink k) {
       return k(out);
     }
     auto per_target = [&](const value& t) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = index_value(*this, t, kn->v, out);
       if (s != st::ok) return (s == st::err && n->opt) ? st::ok : s;
@@ -243,6 +338,7 @@ st interp::ev_index(const node* n, const value& in, const env* e, sink k) {
   }
   auto per_key = [&](const value& key) -> st {
     auto per_target = [&](const value& t) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = index_value(*this, t, key, out);
       if (s != st::ok) return (s == st::err && n->opt) ? st::ok : s;
@@ -257,6 +353,7 @@ st interp::ev_slice(const node* n, const value& in, const env* e, sink k) {
   auto per_to = [&](const value& to) -> st {
     auto per_from = [&](const value& from) -> st {
       auto per_target = [&](const value& t) -> st {
+        if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
         value out;
         const st s = slice_value(*this, t, from, to, out);
         if (s != st::ok) return (s == st::err && n->opt) ? st::ok : s;
@@ -277,6 +374,7 @@ st interp::ev_iterate(const node* n, const value& in, const env* e, sink k) {
     return iterate_value(*this, in, k);
   }
   auto per_target = [&](const value& t) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     if (n->opt && t.type() != kind::array && t.type() != kind::object) return st::ok;
     return iterate_value(*this, t, k);
   };
@@ -292,13 +390,18 @@ st interp::ev_pipe(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::ev_comma(const node* n, const value& in, const env* e, sink k) {
-  const st s = eval(n->a, in, e, k);
-  if (s != st::ok) return s;
-  return eval(n->b, in, e, k);
+  // The parser builds comma chains right-deep (`a, (b, (c, d))`): a chain of any length runs in this loop.
+  for (;;) {
+    const st s = eval(n->a, in, e, k);
+    if (s != st::ok) return s;
+    if (n->b->o != op::comma) return eval(n->b, in, e, k);
+    n = n->b;
+  }
 }
 
 st interp::ev_neg(const node* n, const value& in, const env* e, sink k) {
   auto each = [&](const value& v) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     if (!v.is_number()) return fail(std::string(v.type_name()) + " (" + dump_trunc(v) + ") cannot be negated");
     return k(negate(v));
   };
@@ -307,9 +410,16 @@ st interp::ev_neg(const node* n, const value& in, const env* e, sink k) {
 
 st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
   const int opc = n->sub;
+  if (n->a->o == op::arith && is_single_operand(n->b)) {
+    std::size_t depth = 1;
+    for (const node* m = n->a; m->o == op::arith && is_single_operand(m->b) && depth <= k_chain_loop_after; m = m->a)
+      ++depth;
+    if (depth > k_chain_loop_after) return chain_arith(n, in, e, k);
+  }
   if (n->b->o == op::literal) {
     const value& r = n->b->v;
     auto per_l = [&](const value& l) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = arith(*this, opc, l, r, out);
       if (s != st::ok) return s;
@@ -319,6 +429,7 @@ st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
   }
   auto per_r = [&](const value& r) -> st {
     auto per_l = [&](const value& l) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       value out;
       const st s = arith(*this, opc, l, r, out);
       if (s != st::ok) return s;
@@ -330,6 +441,7 @@ st interp::ev_arith(const node* n, const value& in, const env* e, sink k) {
 }
 
 st interp::compare_emit(int opc, const value& l, const value& r, sink k) {
+  if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
   bool b;
   try {
     b = compare_op(opc, l, r);
@@ -356,23 +468,32 @@ st interp::ev_compare(const node* n, const value& in, const env* e, sink k) {
 st interp::ev_andor(const node* n, const value& in, const env* e, sink k) {
   const bool is_and = n->o == op::and_;
   auto per_l = [&](const value& l) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     if (is_and ? !l.truthy() : l.truthy()) return k(value::boolean(!is_and));
-    auto per_r = [&](const value& r) -> st { return k(value::boolean(r.truthy())); };
+    auto per_r = [&](const value& r) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
+      return k(value::boolean(r.truthy()));
+    };
     return eval(n->b, in, e, make_sink(per_r));
   };
   return eval(n->a, in, e, make_sink(per_l));
 }
 
 st interp::ev_alt(const node* n, const value& in, const env* e, sink k) {
-  bool found = false;
-  auto per_l = [&](const value& v) -> st {
-    if (!v.truthy()) return st::ok;
-    found = true;
-    return k(v);
-  };
-  const st s = eval(n->a, in, e, make_sink(per_l));
-  if (s != st::ok || found) return s;
-  return eval(n->b, in, e, k);
+  // `a // b // c` is right-deep (`a // (b // c)`): the chain runs in this loop.
+  for (;;) {
+    bool found = false;
+    auto per_l = [&](const value& v) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
+      if (!v.truthy()) return st::ok;
+      found = true;
+      return k(v);
+    };
+    const st s = eval(n->a, in, e, make_sink(per_l));
+    if (s != st::ok || found) return s;
+    if (n->b->o != op::alt) return eval(n->b, in, e, k);
+    n = n->b;
+  }
 }
 
 st interp::ev_if(const node* n, const value& in, const env* e, sink k) {
@@ -387,6 +508,7 @@ st interp::ev_if(const node* n, const value& in, const env* e, sink k) {
 st interp::ev_try(const node* n, const value& in, const env* e, sink k) {
   bool downstream = false;
   auto pass = [&](const value& v) -> st {
+    if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
     const st s = k(v);
     if (s == st::err) downstream = true;
     return s;
@@ -407,6 +529,7 @@ st interp::ev_bind(const node* n, const value& in, const env* e, sink k) {
     }
     bool downstream = false;
     auto pass = [&](const value& v) -> st {
+      if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
       const st s = k(v);
       if (s == st::err) downstream = true;
       return s;
@@ -475,6 +598,11 @@ st interp::ev_format(const node* n, const value& in, const env* e, sink k) {
 // The dispatcher stays small: each construct runs in its own function, so a level of jq recursion costs only
 // the frames of the constructs it passes through (deep recursion is bounded by stack use, not by a count).
 st interp::eval(const node* n, const value& in, const env* e, sink k) {
+  // Any nesting of the program or of its recursion ends here, with an error, before the stack does. Continuations
+  // that call their own continuation without an eval (`1 or false or ...`, `.[]?[]?...`, `1???...`: the leaf's
+  // value climbs back through every level) check too: the descent's checks alone leave room for half of it.
+  if (!stack_ok()) [[unlikely]]
+    return stack_overflow();
   switch (n->o) {
     case op::identity: return k(in);
     case op::recurse: return ev_recurse(n, in, e, k);

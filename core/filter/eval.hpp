@@ -141,6 +141,8 @@ class program_impl final : public program {
   bool run(const value& input, input_provider* inputs, const run_callbacks& cb, std::string& error,
            int& halt_code) override;
   bool last_error_not_string() const override { return error_not_string_; }
+  bool reads_inputs() const override { return reads_inputs_; }
+  int last_halt_code() const override { return halt_code_; }
 
   ast_arena arena;
   node* main = nullptr;
@@ -163,6 +165,8 @@ class program_impl final : public program {
   std::vector<std::pair<std::string, std::string>> environment;
   std::string source;
   bool error_not_string_ = false;
+  bool reads_inputs_ = false;  // a call of input, inputs or input_line_number was resolved
+  int halt_code_ = 0;  // the last run's halt code (last_halt_code)
   bool env_built_ = false;
   bool fast_paths = true;  // compile_options::fast_paths: the compiler chooses fast paths (fast_paths.cpp)
   void ensure_env();  // builds $ENV (globals[0]) from `environment` on first use
@@ -207,7 +211,8 @@ class interp {
   value err;
   std::uint64_t brk_label = 0;
   std::uint64_t next_label = 1;
-  int halt_code = -1;
+  bool halted = false;  // halt / halt_error ran (st::halt without it: the output is gone, see run_callbacks)
+  int halt_code = 0;    // their code as jq has it: a C int (halt_error's number converted as jq converts it)
   std::string halt_message;
   program_impl& prog;
   input_provider* inputs;
@@ -231,6 +236,8 @@ class interp {
                   updater update);
   [[gnu::noinline]] st ev_recurse(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_index(const node* n, const value& in, const env* e, sink k);
+  st chain_index(const node* n, const value& in, const env* e, sink k);  // long `.a.b.c...` in a loop
+  st chain_arith(const node* n, const value& in, const env* e, sink k);  // long `1 + x + ...` in a loop
   [[gnu::noinline]] st ev_slice(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_iterate(const node* n, const value& in, const env* e, sink k);
   [[gnu::noinline]] st ev_pipe(const node* n, const value& in, const env* e, sink k);

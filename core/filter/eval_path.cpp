@@ -89,6 +89,8 @@ st interp::call_path(const node* n, const path_link* p, const value& in, const e
 }
 
 st interp::eval_path(const node* n, const path_link* p, const value& in, const env* e, psink k) {
+  if (!stack_ok()) [[unlikely]]
+    return stack_overflow();
   switch (n->o) {
     case op::identity: return k(p, in);
     case op::recurse: {
@@ -100,6 +102,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     case op::index: {
       auto per_key = [&](const value& key) -> st {
         auto per_target = [&](const path_link* tp, const value& t) -> st {
+          if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
           if (tp == &k_invalid_path)
             return fail("Invalid path expression near attempt to access element " + dump_trunc(key) + " of " +
                         dump_trunc(t));
@@ -121,6 +124,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
           key.object_mut().set(std::string_view("start"), from);
           key.object_mut().set(std::string_view("end"), to);
           auto per_target = [&](const path_link* tp, const value& t) -> st {
+            if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
             if (tp == &k_invalid_path)
               return fail("Invalid path expression near attempt to access element " + dump_trunc(key) + " of " +
                           dump_trunc(t));
@@ -140,6 +144,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     }
     case op::iterate: {
       auto per_target = [&](const path_link* tp, const value& t) -> st {
+        if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
         if (tp == &k_invalid_path)
           return fail("Invalid path expression near attempt to iterate through " + dump_trunc(t));
         if (t.type() == kind::array) {
@@ -191,22 +196,27 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
       auto next = [&](const path_link* p2, const value& v) -> st { return eval_path(n->b, p2, v, e, k); };
       return eval_path(n->a, p, in, e, make_psink(next));
     }
-    case op::comma: {
-      const st s = eval_path(n->a, p, in, e, k);
-      if (s != st::ok) return s;
-      return eval_path(n->b, p, in, e, k);
-    }
-    case op::alt: {
-      bool found = false;
-      auto per_l = [&](const path_link* p2, const value& v) -> st {
-        if (!v.truthy()) return st::ok;
-        found = true;
-        return k(p2, v);
-      };
-      const st s = eval_path(n->a, p, in, e, make_psink(per_l));
-      if (s != st::ok || found) return s;
-      return eval_path(n->b, p, in, e, k);
-    }
+    case op::comma:  // right-deep chains (see ev_comma)
+      for (;;) {
+        const st s = eval_path(n->a, p, in, e, k);
+        if (s != st::ok) return s;
+        if (n->b->o != op::comma) return eval_path(n->b, p, in, e, k);
+        n = n->b;
+      }
+    case op::alt:
+      for (;;) {
+        bool found = false;
+        auto per_l = [&](const path_link* p2, const value& v) -> st {
+          if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
+          if (!v.truthy()) return st::ok;
+          found = true;
+          return k(p2, v);
+        };
+        const st s = eval_path(n->a, p, in, e, make_psink(per_l));
+        if (s != st::ok || found) return s;
+        if (n->b->o != op::alt) return eval_path(n->b, p, in, e, k);
+        n = n->b;
+      }
     case op::if_: {
       auto per_c = [&](const value& c) -> st {
         if (c.truthy()) return eval_path(n->b, p, in, e, k);
@@ -218,6 +228,7 @@ st interp::eval_path(const node* n, const path_link* p, const value& in, const e
     case op::try_: {
       bool downstream = false;
       auto pass = [&](const path_link* p2, const value& v) -> st {
+        if (!stack_ok()) [[unlikely]] return stack_overflow();  // (a continuation chain: see eval)
         const st s = k(p2, v);
         if (s == st::err) downstream = true;
         return s;

@@ -127,7 +127,8 @@ struct run_context {
   char* limit = nullptr;
   st status = st::ok;
   value err;
-  int halt_code = -1;
+  bool halted = false;
+  int halt_code = 0;
   std::string halt_message;
   std::exception_ptr exception;
 };
@@ -136,12 +137,16 @@ void run_body(void* p) {
   auto* ctx = static_cast<run_context*>(p);
   try {
     interp I(*ctx->prog, ctx->inputs, *ctx->cb, ctx->limit);
+    // A stop for lost output unwinds as `halt` does (nothing catches it) with no halt code: run() sees a normal end.
     auto emit = [&](const value& v) -> st {
       ctx->cb->emit(v);
+      if (ctx->cb->output_ok && !ctx->cb->output_ok()) [[unlikely]]
+        return st::halt;
       return st::ok;
     };
     ctx->status = I.eval(ctx->prog->main, *ctx->input, nullptr, make_sink(emit));
     ctx->err = std::move(I.err);
+    ctx->halted = I.halted;
     ctx->halt_code = I.halt_code;
     ctx->halt_message = std::move(I.halt_message);
   } catch (const comparison_too_deep& x) {  // each comparing operation catches it: this is only a safety net
@@ -206,12 +211,15 @@ bool program_impl::run(const value& input, input_provider* inputs, const run_cal
   struct {
     st status;
     value& err;
-    int& halt_code;
     std::string& halt_message;
-  } I{ctx.status, ctx.err, ctx.halt_code, ctx.halt_message};
+  } I{ctx.status, ctx.err, ctx.halt_message};
   const st s = ctx.status;
+  halt_code_ = 0;
   if (s == st::halt) {
-    halt_code = I.halt_code;
+    if (!ctx.halted) return true;  // stopped because the output is gone: the end of the run
+    // jq's exit status for a halt: exit(code > 0 ? code : 0) (its code for -e is last_halt_code()).
+    halt_code_ = ctx.halt_code;
+    halt_code = ctx.halt_code > 0 ? ctx.halt_code : 0;
     error = I.halt_message;
     return I.halt_message.empty();
   }

@@ -29,11 +29,15 @@ bool is_assignment(op o) { return o == op::assign || o == op::update || o == op:
 
 // The member values object_in_one_step takes: `.`, a literal, or `.a.b` with literal string keys, not optional.
 bool simple_member_shape(const node* vn) {
-  switch (vn->o) {
-    case op::identity:
-    case op::literal: return true;
-    case op::index: return !vn->opt && vn->b->o == op::literal && vn->b->v.is_string() && simple_member_shape(vn->a);
-    default: return false;
+  for (;; vn = vn->a) {
+    switch (vn->o) {
+      case op::identity:
+      case op::literal: return true;
+      case op::index:
+        if (vn->opt || vn->b->o != op::literal || !vn->b->v.is_string()) return false;
+        continue;
+      default: return false;
+    }
   }
 }
 
@@ -90,14 +94,15 @@ namespace {
 
 // The value of a member in the one-step construction below: a literal, or a path of literal string keys
 // (`.a`, `.a.b`, what `{a}` means) on an object or null. False for anything else (the general way decides).
-bool simple_member_value(const node* vn, const value& in, value& out) {
+bool simple_member_value(const node* vn, const value& in, value& out, int depth = 0) {
+  if (depth > 64) return false;  // a long path: the general way (it runs long chains in a loop)
   switch (vn->o) {
     case op::identity: out = in; return true;
     case op::literal: out = vn->v; return true;
     case op::index: {
       if (vn->opt || vn->b->o != op::literal || !vn->b->v.is_string()) return false;
       value t;
-      if (!simple_member_value(vn->a, in, t)) return false;
+      if (!simple_member_value(vn->a, in, t, depth + 1)) return false;
       if (t.is_object()) {
         std::string tmp;
         out = t.member(vn->b->v.str(tmp));

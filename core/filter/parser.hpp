@@ -62,7 +62,6 @@ class parser {
   void parse_directives(parsed_program& out);
   funcdef* parse_funcdef();
   node* parse_pipe();
-  node* parse_comma_operand();
   node* parse_binary(int min_level);
   node* parse_unary();
   node* parse_postfix(node* t);
@@ -84,6 +83,8 @@ class parser {
   std::string file_name_;
   std::uint32_t prev_start_ = 0, prev_end_ = 0;  // the last consumed token (jq reports EOF errors there)
   int depth_ = 0;
+  std::uint32_t loc_pos_ = 0;  // loc_literal: the line of the last `$__loc__` and where it stood
+  int loc_line_ = 1;
   // jq's grammar recovers from a syntax error at the innermost '(', '[', '{' or `Term [` (no second message) or
   // after `if ... then` / `try ... catch` ("Possibly unterminated ..."): brackets open now, and at the last error.
   int brackets_ = 0, brackets_at_error_ = -1;

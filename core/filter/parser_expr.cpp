@@ -3,81 +3,97 @@
 // ('.x', '[..]', '?'), primary terms (reduce, foreach, if, try, calls, literals) and string literals with their
 // interpolations. Nesting is bounded (depth_) so that deep programs fail to compile instead of overflowing the stack.
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "core/filter/parser.hpp"
 
 namespace jview::filter {
 
+// A pipe: `def`s, comma chains and `|`, where `def f: ...;`, `label $x |` and `E as $p |` take the rest of the pipe
+// as their body. Built in a loop, not by recursion: a chain of 10^6 `|`, `,`, `def` or `as` costs no stack. Comma
+// chains are right-deep (`a, (b, c)`: the evaluator walks them in a loop); only real nesting counts in depth_.
 node* parser::parse_pipe() {
   if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
-  node* result;
-  if (at(tok::kw_def)) {
-    const std::uint32_t pos = lex_.cur().start;
-    funcdef* f = parse_funcdef();
-    node* n = make(op::funcdef, pos);
-    n->fn = f;
-    n->a = parse_pipe();
-    result = n;
-  } else {
-    node* lhs = parse_comma_operand();
-    while (at(tok::comma)) {
+  node* root = nullptr;
+  node** slot = &root;        // where the rest of the pipe goes
+  std::vector<node*> labels;  // `label $x | body`: each body ends where this pipe ends
+  for (;;) {
+    if (at(tok::kw_def)) {
       const std::uint32_t pos = lex_.cur().start;
+      funcdef* f = parse_funcdef();
+      node* n = make(op::funcdef, pos);
+      n->fn = f;
+      *slot = n;
+      slot = &n->a;
+      continue;
+    }
+    node* chain = nullptr;  // the comma chain so far
+    node* last = nullptr;   // its last comma node
+    node** body = nullptr;  // set when an operand's body takes the rest of the pipe
+    std::uint32_t comma_pos = 0;
+    for (;;) {
+      node* operand = nullptr;
+      const std::uint32_t pos = lex_.cur().start;
+      if (at(tok::kw_def)) {
+        funcdef* f = parse_funcdef();
+        operand = make(op::funcdef, pos);
+        operand->fn = f;
+        body = &operand->a;
+      } else if (at(tok::kw_label)) {
+        advance();
+        if (!at(tok::variable)) unexpected("BINDING");
+        operand = make(op::label, pos);
+        operand->name = lex_.cur().text;
+        advance();
+        expect(tok::pipe, "'|'");
+        body = &operand->a;
+        labels.push_back(operand);
+      } else {
+        node* e = parse_binary(1);
+        if (at(tok::kw_as)) {
+          operand = make(op::bind, lex_.cur().start);
+          advance();
+          operand->a = e;
+          parse_patterns(operand->patterns);
+          expect(tok::pipe, "'|'");
+          body = &operand->b;
+        } else {
+          operand = e;
+        }
+      }
+      if (chain == nullptr) {
+        chain = operand;
+      } else {
+        node*& tail = last != nullptr ? last->b : chain;
+        node* c = make(op::comma, comma_pos);
+        c->a = tail;
+        c->b = operand;
+        tail = c;
+        last = c;
+      }
+      if (body != nullptr || !at(tok::comma)) break;
+      comma_pos = lex_.cur().start;
       advance();
-      node* rhs = parse_comma_operand();
-      node* n = make(op::comma, pos);
-      n->a = lhs;
-      n->b = rhs;
-      lhs = n;
+    }
+    *slot = chain;
+    if (body != nullptr) {
+      slot = body;
+      continue;
     }
     if (at(tok::pipe)) {
-      const std::uint32_t pos = lex_.cur().start;
+      node* n = make(op::pipe, lex_.cur().start);
       advance();
-      node* n = make(op::pipe, pos);
-      n->a = lhs;
-      n->b = parse_pipe();
-      lhs = n;
+      n->a = chain;
+      *slot = n;
+      slot = &n->b;
+      continue;
     }
-    result = lhs;
+    break;
   }
+  for (node* l : labels) l->end = prev_end_;
   --depth_;
-  return result;
-}
-
-// One operand of ',' (or of '|'): `def ...; body`, `label $x | body`, `E as $p | body`, or an expression at the
-// level of '//' and above. The forms with bodies extend as far right as possible.
-node* parser::parse_comma_operand() {
-  if (at(tok::kw_def)) {
-    const std::uint32_t pos = lex_.cur().start;
-    funcdef* f = parse_funcdef();
-    node* n = make(op::funcdef, pos);
-    n->fn = f;
-    n->a = parse_pipe();
-    return n;
-  }
-  if (at(tok::kw_label)) {
-    const std::uint32_t pos = lex_.cur().start;
-    advance();
-    if (!at(tok::variable)) unexpected("BINDING");
-    node* n = make(op::label, pos);
-    n->name = lex_.cur().text;
-    advance();
-    expect(tok::pipe, "'|'");
-    n->a = parse_pipe();
-    n->end = prev_end_;
-    return n;
-  }
-  node* e = parse_binary(1);
-  if (at(tok::kw_as)) {
-    const std::uint32_t pos = lex_.cur().start;
-    advance();
-    node* n = make(op::bind, pos);
-    n->a = e;
-    parse_patterns(n->patterns);
-    expect(tok::pipe, "'|'");
-    n->b = parse_pipe();
-    return n;
-  }
-  return e;
+  return root;
 }
 
 namespace {
@@ -119,15 +135,23 @@ binop_info binop_of(tok t) {
 
 }  // namespace
 
+// Left-associative chains (`1 + 1 + ...`, `a and b and ...`) are built in the loop; the right-associative `//`
+// keeps its left operands in a list and is folded at the end, so a chain of any length costs no recursion.
 node* parser::parse_binary(int min_level) {
   node* lhs = parse_unary();
+  std::vector<std::pair<node*, std::uint32_t>> alts;  // `a // b // ...`: the left operands so far, and each '//'
   for (;;) {
     const tok t = lex_.cur().t;
     const binop_info info = binop_of(t);
     if (info.level == 0 || info.level < min_level) break;
     const std::uint32_t pos = lex_.cur().start;
     advance();
-    node* rhs = parse_binary(info.as == assoc::right ? info.level : info.level + 1);
+    if (info.as == assoc::right) {  // '//' (the lowest level: what follows binds tighter or is another '//')
+      alts.emplace_back(lhs, pos);
+      lhs = parse_unary();
+      continue;
+    }
+    node* rhs = parse_binary(info.level + 1);
     node* n = nullptr;
     switch (t) {
       case tok::alt: n = make(op::alt, pos); break;
@@ -158,6 +182,12 @@ node* parser::parse_binary(int min_level) {
     n->b = rhs;
     lhs = n;
     if (info.as == assoc::none && binop_of(lex_.cur().t).level == info.level) unexpected();
+  }
+  for (std::size_t i = alts.size(); i-- > 0;) {
+    node* n = make(op::alt, alts[i].second);
+    n->a = alts[i].first;
+    n->b = lhs;
+    lhs = n;
   }
   return lhs;
 }

@@ -128,16 +128,18 @@ node* parser::parse_object() {
 // ExpD in jq's grammar: `ExpD '|' ExpD`, `'-' ExpD`, or a term.
 node* parser::parse_object_value() {
   // jq 1.8 accepts operators here (`{x: 1 + 2, z: null // 3}`), but not ',' (it separates members).
-  node* lhs = parse_binary(1);
-  if (at(tok::pipe)) {
-    const std::uint32_t pos = lex_.cur().start;
+  // `a | b | ...` right-deep, built in a loop.
+  node* root = parse_binary(1);
+  node** slot = &root;
+  while (at(tok::pipe)) {
+    node* n = make(op::pipe, lex_.cur().start);
     advance();
-    node* n = make(op::pipe, pos);
-    n->a = lhs;
-    n->b = parse_object_value();
-    return n;
+    n->a = *slot;
+    n->b = parse_binary(1);
+    *slot = n;
+    slot = &n->b;
   }
-  return lhs;
+  return root;
 }
 
 void parser::parse_patterns(std::vector<pattern*>& out) {
@@ -149,6 +151,12 @@ void parser::parse_patterns(std::vector<pattern*>& out) {
 }
 
 pattern* parser::parse_pattern() {
+  // Nesting counts with the expressions' (`[[[...$x]]]` must not outgrow the stack here or in the compiler).
+  if (++depth_ > 2000) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+  struct leave {
+    int& d;
+    ~leave() { --d; }
+  } const guard{depth_};
   pattern* p = arena_.make_pattern();
   if (at(tok::variable)) {
     p->k = pattern::var;

@@ -18,9 +18,6 @@ def pick(pathexps): . as $top | reduce path(pathexps) as $p (null; setpath($p; $
 
 def recurse(f): def r: ., (f | r); r;
 def recurse(f; cond): def r: ., (f | select(cond) | r); r;
-def walk(f):
-  def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f;
-  w;
 
 # ---- collections ----
 

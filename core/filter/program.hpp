@@ -63,6 +63,9 @@ struct run_callbacks {
   std::function<void(const value&)> emit;
   std::function<void(std::string_view message)> debug;   // `debug` builtin: the JSON text of the message
   std::function<void(std::string_view text)> stderr_out; // `stderr` builtin
+  // Asked after each emit when set: false stops the run at once, as if the program had ended there (the output is
+  // gone: a closed pipe, a full disk), so that `repeat(1) | head -1` ends with the reader.
+  std::function<bool()> output_ok;
 };
 
 class program {
@@ -73,13 +76,20 @@ class program {
   // True when the program is `.` (the CLI then writes inputs straight from the view); false with fast paths off.
   virtual bool is_identity() const = 0;
   // Runs on one input. Returns true on normal completion, false after a runtime error (message in `error`); the
-  // results emitted before the error stay emitted. `halt_code` is set by halt / halt_error (-1 when not halted).
+  // results emitted before the error stay emitted. `halt_code` is set by halt / halt_error to jq 1.8's exit
+  // status for them (the code, 0 when it is negative; -1 when not halted).
   virtual bool run(const value& input, input_provider* inputs, const run_callbacks& cb, std::string& error,
                    int& halt_code) = 0;
   // Added: true when the last runtime error's value was not a string. `error` then holds the value's JSON text,
   // and jq prints "jq: error (at <file>) (not a string): <json>". For halt_error, `error` holds the exact text
   // jq writes to stderr (a string as is, anything else as JSON plus a newline).
   virtual bool last_error_not_string() const { return false; }
+  // True when the program may look past its own input: it calls `input`, `inputs` or `input_line_number` (a
+  // parallel run evaluates such a program on one thread, in order).
+  virtual bool reads_inputs() const { return true; }
+  // The last halt's code itself, as the C int jq makes of it (halt_error(-1): -1, NaN: INT_MIN). With -e jq
+  // exits with its absolute value, and -4 means "as -e says for the outputs of the inputs before".
+  virtual int last_halt_code() const { return 0; }
 };
 
 // A function the evaluator calls every few hundred values it allocates (the process's memory policy may act on the

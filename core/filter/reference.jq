@@ -322,6 +322,20 @@ def map(f): [.[] | f];
 #: map(empty)
 #: map(., .)
 #: [path(map(.)[0])]
+def walk(f):
+  def w: if type == "object" then map_values(w) elif type == "array" then map(w) else . end | f;
+  w;
+#: walk(.)
+#: walk(if type == "number" then . + 1 else . end)
+#: [walk(., [.])]
+#: [walk(empty)]
+#: [walk(numbers)]
+#: [walk(if type == "object" then empty else . end)]
+#: walk(if type == "string" then error("s") else . end)
+#: [limit(2; walk(., .))]
+#: walk(if type == "object" then with_entries(.key |= ascii_upcase) else . end)
+#: [walk(if type == "array" then .[1:], length else . end)]
+#<{"a":[{"b":1},[2,"x"]],"c":{"d":[]}}
 
 # ---- strings (strings.cpp) ----
 

@@ -10,21 +10,26 @@
 namespace jview::filter {
 namespace detail {
 
-// One document box kept for the next view (an NDJSON stream makes one per input): no allocation per input.
-static doc_box* g_spare_doc = nullptr;
+// One document box kept for the next view (an NDJSON stream makes one per input): no allocation per input. One per
+// thread (a parallel run's workers each make views of their own documents); a worker's is freed when it ends.
+struct spare_doc_slot {
+  doc_box* box = nullptr;
+  ~spare_doc_slot() { delete box; }
+};
+thread_local spare_doc_slot g_spare_doc_slot;
 
 void release(box* b) noexcept {
   switch (b->type) {
     case box_type::doc: {
       auto* d = static_cast<doc_box*>(b);
-      if (g_spare_doc != nullptr) {
+      if (g_spare_doc_slot.box != nullptr) {
         delete d;
         break;
       }
       d->doc.reset();  // the document is released now, as by delete
       d->element_cache.clear();
       d->streamed = false;
-      g_spare_doc = d;
+      g_spare_doc_slot.box = d;
       break;
     }
     case box_type::literal: delete static_cast<lit_box*>(b); break;
@@ -44,9 +49,9 @@ value value::string(std::string s) { return value(kind::string, rep_string, 0, n
 
 value value::view(std::shared_ptr<const document> doc, std::uint32_t index) {
   const node& n = (*doc)[index];
-  detail::doc_box* b = detail::g_spare_doc;
+  detail::doc_box* b = detail::g_spare_doc_slot.box;
   if (b != nullptr) {
-    detail::g_spare_doc = nullptr;
+    detail::g_spare_doc_slot.box = nullptr;
     b->refs = 1;
     b->doc = std::move(doc);
   } else {

@@ -12,27 +12,42 @@ DIR_ARG = {"--library-path"}
 
 
 def options(jview):
-    text = subprocess.run([jview, "--help"], check=True, capture_output=True, text=True).stdout
+    """The options of `jview --help`: lines "  -c, --compact-output      TEXT" or "      --indent N            TEXT"
+    (the placeholder names the value: N, FILE, NAME VALUE, or the choices a|b|c), the text possibly on the next
+    line and continued on lines indented to its column."""
+    text = subprocess.run([jview, "--help"], check=True, capture_output=True, text=True,
+                          env=dict(os.environ, COLUMNS="80")).stdout
     out = []
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        m = re.match(r"^  (?:(-[A-Za-z]),)?(--[a-z0-9-]+)(?: (\S+))?\s*(.*)$", line)
+        m = re.match(r"^  (?:(-[A-Za-z]), |    )(--[a-z0-9-]+)((?: [A-Za-z0-9|]+)*)(?:  +(\S.*))?$", line)
         if not m:
             continue
-        short, long_, arg, desc = m.groups()
-        if not desc and i + 1 < len(lines):
-            desc = lines[i + 1].strip()
-        choices = re.search(r":\{([^}]*)\}", arg or "")
+        short, long_, args, desc = m.groups()
+        desc = [desc] if desc else []
+        for follow in lines[i + 1:]:
+            if not re.match(r"^ {20,}\S", follow):
+                break
+            desc.append(follow.strip())
+        desc = " ".join(desc)
+        args = args.split()
         if long_ == "--kernels":
             choices_list = ["auto", "portable", "sse2", "ssse3", "avx2", "avx512", "neon"]
+        elif len(args) == 1 and "|" in args[0]:
+            choices_list = args[0].split("|")
         else:
-            choices_list = choices.group(1).split(",") if choices else []
-        takes = arg is not None and not arg.endswith("...") or long_ in FILE_ARG | DIR_ARG
-        if long_ in ("--arg", "--argjson", "--slurpfile", "--rawfile"):
-            takes = True
-        out.append(dict(short=short, long=long_, takes=takes, choices=choices_list,
-                        desc=desc.split(";")[0].replace("'", "").replace("[", "(").replace("]", ")")[:70]))
+            choices_list = []
+        out.append(dict(short=short, long=long_, takes=bool(args), choices=choices_list, desc=short_text(desc)))
     return out
+
+
+def short_text(desc):
+    """The help text up to its first ';', at most 70 characters cut at a word, brackets closed, without the quotes
+    and brackets the shells' syntax would take."""
+    d = desc.split(";")[0].replace("'", "").replace("[", "(").replace("]", ")").replace("`", "")
+    if len(d) > 70:
+        d = d[:70].rsplit(" ", 1)[0].rstrip(",:")
+    return d + ")" * (d.count("(") - d.count(")"))
 
 
 def bash(opts):

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tests/arm/run.sh: cross-compile simd/ and core/dtoa with their unit tests (tests/unit/main.cpp, tests/unit/simd/*.cpp,
-# tests/unit/core/dtoa_test.cpp) for AArch64,
+# tests/arm/run.sh: cross-compile simd/, core/dtoa and the parser with their unit tests (tests/unit/main.cpp,
+# tests/unit/simd/*.cpp, tests/unit/core/dtoa_test.cpp, tests/unit/core/parser_two_stage_test.cpp) for AArch64,
 # statically linked at -O2, and run them under qemu-user, so the NEON kernels and scanners are executed, not just
-# compiled. Needs Debian's g++-aarch64-linux-gnu and qemu-user. Usage: tests/arm/run.sh [BUILD_DIR] [doctest args]
+# compiled: among them the NEON stage 1 against the portable stage 1 (tests/unit/simd/structural_diff_test.cpp) and
+# the two-stage parser on the NEON stage 1 against the one-pass parser, on the corpus and JSONTestSuite of
+# ../shared (skipped when absent) and generated inputs. Needs Debian's g++-aarch64-linux-gnu and qemu-user. Usage: tests/arm/run.sh [BUILD_DIR] [doctest args]
 # (default build dir: build-arm). Takes about 20 s to build and 10 s to run on the 2-core machines here.
 set -euo pipefail
 
@@ -31,7 +33,9 @@ flags=(-std=c++20 -O2 -Wall -Wextra -Wpedantic -Werror -I"$root" -I"$out/include
 # core/dtoa (NEON digits) and core/number with their test, a tenth of the random samples (qemu is slow).
 flags+=("-DJVIEW_SOURCE_DIR=\"$root\"" -DJVIEW_TEST_SAMPLE_DIVISOR=10)
 sources=("$root"/simd/*.cpp "$root"/tests/unit/main.cpp "$root"/tests/unit/simd/*.cpp
-         "$root"/core/dtoa.cpp "$root"/core/dtoa_tables.cpp "$root"/core/number.cpp "$root"/tests/unit/core/dtoa_test.cpp)
+         "$root"/core/dtoa.cpp "$root"/core/dtoa_tables.cpp "$root"/core/number.cpp "$root"/tests/unit/core/dtoa_test.cpp
+         "$root"/core/parser.cpp "$root"/core/document.cpp "$root"/core/error.cpp "$root"/core/object_keys.cpp
+         "$root"/tests/unit/core/parser_two_stage_test.cpp)
 
 start=$(date +%s)
 # One object per source, $jobs at a time.

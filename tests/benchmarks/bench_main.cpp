@@ -481,10 +481,14 @@ int main(int argc, char** argv) {
   all.push_back(std::make_unique<jview_engine>(jview_engine::variant::fresh));
   all.push_back(std::make_unique<jview_engine>(jview_engine::variant::reuse));
   all.push_back(std::make_unique<jview_engine>(jview_engine::variant::portable));
+  for (const auto v : {jview_engine::variant::avx2, jview_engine::variant::avx2_one_pass})
+    if (jview_engine::runs(v)) all.push_back(std::make_unique<jview_engine>(v));
   std::string missing;
 #if JVIEW_BENCH_SIMDJSON
   all.push_back(std::make_unique<simdjson_dom_engine>(false));
   all.push_back(std::make_unique<simdjson_dom_engine>(true));
+  if (auto haswell = std::make_unique<simdjson_dom_engine>(true, "haswell"); haswell->kernel_ok())
+    all.push_back(std::move(haswell));
   all.push_back(make_simdjson_ondemand());
 #else
   missing += " simdjson-dom simdjson-dom-reuse simdjson-ondemand (libsimdjson-dev)";

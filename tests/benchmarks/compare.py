@@ -27,6 +27,7 @@ are kept (with their "date"), unless --fresh.
   python3 tests/benchmarks/compare.py --build-dir build --no-inprocess --commands --timeout 120   # commands, ~20 min
   python3 tests/benchmarks/compare.py --build-dir build --no-inprocess --commands --huge --only-files 1000mb
   python3 tests/benchmarks/compare.py --quick --commands                                    # smoke run
+  python3 tests/benchmarks/compare.py --no-inprocess --commands --compressed --only-files .gz,.zst --ndjson-mb 250
 """
 import argparse
 import datetime
@@ -44,13 +45,18 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compressed_rows  # noqa: E402  (the --compressed rows)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROGRAMS = ["bench", "bench_dtoa", "bench_utf8"]
 FLAG_SUMMARY = ["sse2", "ssse3", "sse4_2", "pclmulqdq", "avx", "avx2", "bmi2", "avx512f", "avx512bw", "avx512vl",
                 "avx512vbmi", "avx512_vbmi2", "avx512_bitalg", "vpclmulqdq", "asimd", "sve"]
-ENGINE_ORDER = ["jview", "jview-reuse", "jview-portable", "jview-sse2", "jview-ssse3", "jview-avx2", "jview-avx512",
-                "simdjson-dom", "simdjson-dom-reuse", "simdjson-ondemand", "simdjson", "boost-json", "rapidjson",
-                "nlohmann", "to_chars", "fmt", "jq", "jq-1.8", "gojq", "isutf8", "iconv", "cat"]
+ENGINE_ORDER = ["jview", "jview-reuse", "jview-portable", "jview-sse2", "jview-ssse3", "jview-avx2",
+                "jview-avx2-one-pass", "jview-avx512", "simdjson-dom", "simdjson-dom-reuse",
+                "simdjson-dom-reuse-haswell", "simdjson-ondemand", "simdjson", "boost-json", "rapidjson",
+                "nlohmann", "to_chars", "fmt", "jq", "jq-1.8", "gojq", "isutf8", "iconv", "cat", "zcat|jview",
+                "igzip|jview", "zstdcat|jview", "zcat|jq"]
 
 
 def log(msg):
@@ -541,6 +547,7 @@ def target_verdicts(workload, label, by_engine):
                 ratio = by_engine[engine]["median_us"] / base
                 out.append(("%s %s%.1fx (want >= %gx)" % (engine, "> " if by_engine[engine].get("timed_out") else "",
                                                           ratio, want), ratio >= want))
+    out += compressed_rows.verdicts(label, by_engine)
     if workload == "cmd-utf8" and label.startswith("utf8-text") and by_engine["jview"]["bytes"] >= 500e6:
         if "isutf8" in by_engine:
             ratio = by_engine["isutf8"]["median_us"] / base
@@ -724,6 +731,9 @@ def main():
                     "--quick; 0: none)")
     ap.add_argument("--huge", action="store_true",
                     help="with --commands: also `-c .` over a generated 1 GB NDJSON log (slow: about 10 minutes)")
+    ap.add_argument("--compressed", action="store_true",
+                    help="with --commands: also the NDJSON log as .gz and .zst, read by jview directly and through "
+                         "zcat, igzip -dc and zstdcat (tests/benchmarks/compressed_rows.py; with --huge, the 1 GB log)")
     ap.add_argument("--only-commands", default="",
                     help="comma-separated workloads to keep among the commands (e.g. cmd-utf8,cmd-minify)")
     ap.add_argument("--only-files", default="",
@@ -816,11 +826,18 @@ def main():
                 utf8.append((os.path.basename(text), [text]))
         utf8 += [(os.path.basename(g), [g]) for g in ndjson]
         cases = command_cases(json_files, ndjson, corpus, utf8, procs)
+        huge = None
         if args.huge:
             huge = generate(build_dir, "gen_ndjson_log.py", "ndjson-log-1000mb.ndjson", 1000)
             if huge:
                 cases.append(("cmd-minify", os.path.basename(huge), os.path.getsize(huge),
                               [(n, [p, "-c", ".", huge]) for n, p, _ in procs], "pipe"))
+        if args.compressed:
+            logs = [g for g in ndjson]
+            if args.huge and huge:
+                logs.append(huge)
+            for g in logs:
+                cases += compressed_rows.cases(g, procs, skipped)
         if args.only_files:
             keep = args.only_files.split(",")
             cases = [c for c in cases if any(k in c[1] for k in keep)]

@@ -3,6 +3,8 @@ directory), env, and the expectations stdout (exact bytes), stderr (exact) or st
 Expected outputs follow jq 1.8.2 (../shared/tools/jq-1.8) except where jview deliberately differs: number literals
 are kept as written, the program name in messages is jview, and parse errors name FILE:LINE:COLUMN."""
 
+import compressed_cases
+
 ESC = "\x1b"
 
 
@@ -251,6 +253,24 @@ def cases(shared):
         c("-e with halt_error: its status", ["-n", "-e", "null | halt_error(3)"], stdout="", exit=3),
         c("halt_error with null writes nothing", ["-n", "null | halt_error"], stdout="", stderr="", exit=5),
         c("halt_error with false writes its JSON", ["-n", "false | halt_error(1)"], stdout="", stderr="false\n", exit=1),
+        # Issue 25.10: jq converts halt_error's code with C's cast to int (x86-64: NaN and out of range give INT_MIN)
+        # and exits with code > 0 ? code : 0; with -e, abs(code) (-4 is its "no output" code). Figures from jq 1.8.2.
+        *[c(f"halt_error({code}): exit {want} (jq 1.8)", ["-n", f'"x\\n" | halt_error({code})'], stdout="",
+            stderr="x\n", exit=want)
+          for code, want in (("-1", 0), ("nan", 0), ("1e10", 0), ("-1e10", 0), ("infinite", 0), ("-infinite", 0),
+                             ("-2", 0), ("-255", 0), ("1.5", 1), ("1.9", 1), ("-0.5", 0), ("255", 255), ("256", 0),
+                             ("257", 1), ("1000", 232), ("2147483647", 255), ("2147483648", 0), ("-2147483648", 0))],
+        *[c(f"-e, halt_error({code}): exit {want} (jq 1.8)", ["-n", "-e", f'"x\\n" | halt_error({code})'], stdout="",
+            stderr="x\n", exit=want)
+          for code, want in (("-1", 1), ("-2", 2), ("nan", 0), ("1e10", 0), ("-256", 0), ("3", 3), ("-4", 4))],
+        c("-e, halt_error(-4) after a false output of the input before: exit 1 (jq 1.8)",
+          ["-e", 'if . == 2 then "x\n" | halt_error(-4) else . end'], "false 2", stdout="false\n", stderr="x\n", exit=1),
+        c("-e, halt_error(-4) after a true output of the input before: exit 0 (jq 1.8)",
+          ["-e", 'if . == 2 then "x\n" | halt_error(-4) else . end'], "true 2", stdout="true\n", stderr="x\n", exit=0),
+        c("-e, halt_error(-4): outputs of its own input do not count (jq 1.8)", ["-n", "-e", 'false, ("x\n" | halt_error(-4))'],
+          stdout="false\n", stderr="x\n", exit=4),
+        c("halt_error with a code that is not a number: jq's message", ["-n", '"x\n" | halt_error("a")'], stdout="",
+          stderr='jview: error (at <unknown>): string ("x\\n") halt_error/1: number required\n', exit=5),
         # --- input_line_number and "(at FILE:LINE)" count lines as jq reads them: a last line without a newline
         # does not count.
         c("input_line_number", ["-c", "[., input_line_number]"], "1 2\n3\n{\"a\":\n4}",
@@ -276,6 +296,15 @@ def cases(shared):
                     r"minify=portable boundary=portable lines=portable numbers=portable \(--no-simd\)\n$"),
         c("--kernels portable", ["--kernels", "portable", "--version"],
           stdout_re=r"\nkernels: utf8=portable .* numbers=portable \(--kernels portable\)\n$"),
+        # --threads (issue 20): as one thread, values across pieces of 3 bytes (tests/threads/difftest.py has more)
+        c("--threads 4: pretty values across pieces", ["--threads", "4", "-c", "."], '{\n  "a": [\n1,\n2]\n}\n3 4\n[5,\n',
+          env={"JVIEW_CHUNK_SIZE": "3"}, stdout='{"a":[1,2]}\n3\n4\n', exit=5,
+          stderr="jview: error: <stdin>:8:1: unexpected end of input\n"),
+        c("JVIEW_THREADS=3: errors in order", ["-c", "if . == 2 then error(\"x\") else . end"], "1\n2\n3\n",
+          env={"JVIEW_THREADS": "3", "JVIEW_CHUNK_SIZE": "1"}, stdout="1\n3\n",
+          stderr="jview: error (at <stdin>:2): x\n"),
+        c("--threads 2 -e: the last output decides", ["--threads", "2", "-e", "."], "1\nnull\n",
+          env={"JVIEW_CHUNK_SIZE": "2"}, stdout="1\nnull\n", exit=1),
         c("JVIEW_KERNELS=portable", ["--version"], env={"JVIEW_KERNELS": "portable"},
           stdout_re=r"\nkernels: utf8=portable .* numbers=portable \(JVIEW_KERNELS=portable\)\n$"),
         c("JVIEW_NO_SIMD=1 is an alias", ["--version"], env={"JVIEW_NO_SIMD": "1"},
@@ -291,15 +320,48 @@ def cases(shared):
                  "neon)\n"),
         # Only the options the arguments can name are given to CLI11 (cli/options.cpp, start-up): --help still lists
         # all of them, grouped short flags and -Lvalue still parse, an unknown one is still unknown.
-        c("help lists every option", ["-h"], stdout_re=r"(?s)--compact-output.*--rawfile.*--library-path.*--max-depth"
+        c("help lists every option", ["-h"], stdout_re=r"(?s)--max-depth.*--compact-output.*--library-path.*--rawfile"
           r".*--force-ssse3", stderr=""),
         c("grouped short flags", ["-nrc", '"x", [1]'], stdout='x\n[1]\n'),
         c("short option with its value attached", ["-nL/nonexistent", "1"], stdout="1\n"),
         c("long option with =", ["--indent=1", "-n", "[1]"], stdout="[\n 1\n]\n"),
         c("unknown short option in a group", ["-nx", "1"], stdout="", exit=2,
           stderr="jview: error: Unknown option: -x\nUse jview --help for help with command-line options.\n"),
-        c("unknown long option", ["--compact", "."], "1", stdout="", exit=2,
-          stderr="jview: error: Unknown option: --compact\nUse jview --help for help with command-line options.\n"),
+        c("unknown long option, a prefix of one", ["--compact", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --compact\ndid you mean --compact-output?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        # --- Help for people (issue 23): usage, groups, 80 columns (or COLUMNS), examples; did you mean; jq's words
+        # for a missing value.
+        c("mistyped long option: did you mean", ["--compat", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --compat\ndid you mean --compact-output?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("mistyped long option: transposed letters", ["--sort-kyes", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --sort-kyes\ndid you mean --sort-keys?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("mistyped long option with a value", ["--indnet=3", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --indnet=3\ndid you mean --indent?\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("unknown long option far from all: no suggestion", ["--bogus", "."], "1", stdout="", exit=2,
+          stderr="jview: error: Unknown option: --bogus\nUse jview --help for help with command-line options.\n"),
+        c("--arg without its values: jq's words", ["--arg", "x"], stdout="", exit=2,
+          stderr="jview: error: --arg takes two parameters (e.g. --arg NAME VALUE)\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("--indent without its value", ["--indent"], stdout="", exit=2,
+          stderr="jview: error: --indent takes one parameter (--indent N)\n"
+                 "Use jview --help for help with command-line options.\n"),
+        c("help: usage names FILTER", ["--help"], stdout_re=r"^Usage: jview \[OPTIONS\] FILTER \[FILE\.\.\.\]\n",
+          stderr=""),
+        c("help: groups in order, placeholders, examples", ["--help"], stderr="",
+          stdout_re=r"(?s)\nInput:\n.*\nOutput:\n.*\nProgram and variables:\n.*\nValidation \(.*\nPerformance:\n"
+                    r".*\nHelp:\n.*\nExamples:\n  jview \. data\.json .*"),
+        c("help: placeholders name the values", ["--help"], stderr="",
+          stdout_re=r"(?s)\n      --indent N  .*\n      --numbers source\|shortest\n.*\n      --arg NAME VALUE  "),
+        c("help: no line over 80 columns", ["--help"], env={"COLUMNS": ""}, stderr="",
+          stdout_re=r"^(?:[^\n]{0,80}\n)+$"),
+        c("help: no line over COLUMNS=70 (the narrowest it wraps to)", ["--help"], env={"COLUMNS": "70"}, stderr="",
+          stdout_re=r"^(?:[^\n]{0,70}\n)+$"),
+        c("help: COLUMNS=120 makes it wider", ["--help"], env={"COLUMNS": "120"}, stderr="",
+          stdout_re=r"\n  -n, --null-input          use null as the single input \(read the inputs with input and inputs\)\n"),
         # --- --strict: an input is one RFC 8259 JSON text.
         c("--strict: one value is fine", ["--strict", "-c", "."], " [1] \n", stdout="[1]\n"),
         c("--strict: a second value is an error after the first is written", ["--strict", "-c", "."], "[1]\n[2]",
@@ -487,4 +549,5 @@ def cases(shared):
           stdout='{"file":"é.json","line":2,"column":7,"byte_offset":9,"message":"not formatted as jview writes it"}\n',
           exit=1),
     ]
+    out += compressed_cases.cases(shared)  # gzip, zstd, xz, bzip2 (tests/cli/compressed_cases.py)
     return out

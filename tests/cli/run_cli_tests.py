@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """End-to-end tests of the jview executable: exact stdout bytes, stderr and exit status for each case in
-cases.py, plus differential checks against jq 1.8 (../shared/tools/jq-1.8) over the benchmark corpus.
+cases.py, round trips over the project's own corpus (corpus/gen_own.py, --own-corpus) and, when ../shared is there,
+over the benchmark corpus with differential checks against jq 1.8 (../shared/tools/jq-1.8); each part that needs
+../shared prints a SKIPPED line when it is missing (tests/shared_data.py).
 
-Usage: run_cli_tests.py --jview PATH --mode default|portable|sse2|ssse3|avx2|avx512 --shared DIR
+Usage: run_cli_tests.py --jview PATH --mode default|portable|sse2|ssse3|avx2|avx512 --shared DIR [--own-corpus DIR]
 The mode (a kernel level, simd/kernels.hpp) sets JVIEW_KERNELS, or its alias JVIEW_FORCE_SSSE3 for ssse3, so that
 every kernel set runs the same cases."""
 import argparse
@@ -13,7 +15,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import cases as case_table  # noqa: E402
+import shared_data  # noqa: E402
 
 
 def env_for(mode):
@@ -42,10 +46,13 @@ def run(cmd, stdin=b"", env=None, cwd=None, timeout=120):
 
 
 class Runner:
-    def __init__(self, jview, mode, shared):
+    def __init__(self, jview, mode, shared, own):
         self.jview = jview
         self.env = env_for(mode)
         self.shared = shared
+        self.own = own  # the own corpus directory (corpus/gen_own.py)
+        self.shared_corpus = shared_data.need(os.path.join(shared, "corpus"), "benchmark corpus checks", "dir",
+                                              shared)
         self.passed = 0
         self.failed = []
 
@@ -145,9 +152,12 @@ class Runner:
         p.wait(timeout=30)
         self.check("stream: first value written before the second arrives", first == b"1\n" and rest == b"2\n",
                    f"{first!r} then {rest!r}")
-        corpus = os.path.join(self.shared, "corpus")
-        for f in ("twitter.json", "citm_catalog.json", "canada.json", "amazon_cellphones.ndjson"):
-            path = os.path.join(corpus, f)
+        paths = [os.path.join(self.own, f) for f in ("jeopardy.json", "log.ndjson", "escapes.json", "numbers.json")]
+        if self.shared_corpus:
+            paths += [os.path.join(self.shared_corpus, f)
+                      for f in ("twitter.json", "citm_catalog.json", "canada.json", "amazon_cellphones.ndjson")]
+        for path in paths:
+            f = os.path.relpath(path, os.path.dirname(os.path.dirname(path)))
             with open(path, "rb") as fh:
                 data = fh.read()
             rc1, a, _ = run([self.jview, "-c", ".", path], env=self.env)
@@ -179,9 +189,11 @@ class Runner:
     def format_checks(self, workdir):
         """--check-formatted and -i agree: a corpus file that --check-formatted flags is rewritten by -i . to
         exactly what `jview .` writes (with the same output options), and then passes --check-formatted."""
-        corpus = os.path.join(self.shared, "corpus")
-        for name in ("twitter.json", "canada.json", "numbers.json"):
-            src = os.path.join(corpus, name)
+        srcs = [os.path.join(self.own, n) for n in ("numbers.json", "pretty.json", "escapes.json")]
+        if self.shared_corpus:
+            srcs += [os.path.join(self.shared_corpus, n) for n in ("twitter.json", "canada.json", "numbers.json")]
+        for src in srcs:
+            name = os.path.basename(src)
             if not os.path.exists(src):
                 continue
             with open(src, "rb") as f:
@@ -239,16 +251,10 @@ class Runner:
                        re.search(rb"\rjview: 3 of 4 files \(75%\), \d+:\d\d elapsed, \d+:\d\d left\x1b\[K", r[2])
                        is not None and r[2].endswith(b"\r\x1b[K4 files, 1 invalid\r\n"), repr(r[2][-300:]))
 
-    def corpus_checks(self, jq18, against_jq):
+    def corpus_checks(self, corpus, jq18, against_jq):
         """jview . and -c . equal jq 1.8 byte for byte wherever jq keeps the number literals; jview -c . output
         parsed again by jview gives the same bytes (round trip, number tokens kept)."""
-        corpus = os.path.join(self.shared, "corpus")
-        files = []
-        for root, _, names in os.walk(corpus):
-            for n in sorted(names):
-                if n.endswith(".json") or n.endswith(".ndjson"):
-                    files.append(os.path.join(root, n))
-        for path in sorted(files):
+        for path in shared_data.json_files(corpus):
             rel = os.path.relpath(path, corpus)
             rc, compact, err = run([self.jview, "-c", ".", path], env=self.env)
             self.check(f"corpus compact {rel}", rc == 0, err.decode(errors="replace")[:300])
@@ -408,10 +414,18 @@ def main():
     ap.add_argument("--shared", required=True)
     ap.add_argument("--no-corpus", action="store_true")
     ap.add_argument("--no-jq", action="store_true", help="corpus round trips only (sanitizer builds)")
+    ap.add_argument("--own-corpus", help="the output of corpus/gen_own.py (written to a temporary directory if not "
+                    "given)")
     args = ap.parse_args()
     shared = os.path.abspath(args.shared)
     skip_unless_runnable(os.path.abspath(args.jview), args.mode)
-    r = Runner(os.path.abspath(args.jview), args.mode, shared)
+    own_tmp = None
+    if args.own_corpus is None:
+        own_tmp = tempfile.TemporaryDirectory()
+        args.own_corpus = own_tmp.name
+        subprocess.run([sys.executable, os.path.join(shared_data.ROOT, "corpus", "gen_own.py"), own_tmp.name],
+                       check=True)
+    r = Runner(os.path.abspath(args.jview), args.mode, shared, os.path.abspath(args.own_corpus))
     with tempfile.TemporaryDirectory() as tmp:
         for c in case_table.cases(shared):
             case_dir = os.path.join(tmp, re.sub(r"[^A-Za-z0-9]+", "_", c["name"]))
@@ -425,16 +439,24 @@ def main():
             r.format_checks(tmp)
     if args.mode == "default":
         r.progress_checks()
-    if args.no_jq and not args.no_corpus:
-        r.corpus_checks(None, None)
-    elif not args.no_corpus:
-        jq18 = os.path.join(shared, "tools", "jq-1.8")
-        rc, out, err = run([jq18, "--version"])
-        if rc != 0:
-            r.check("jq-1.8 available", False, err.decode(errors="replace"))
+    if args.no_corpus:
+        shared_data.skipped("corpus checks", "--no-corpus")
+    else:
+        # The own corpus: round trips, and each kernel mode against the default one.
+        r.corpus_checks(r.own, None, None if args.no_jq or args.mode == "default" else False)
+    if args.no_jq and not args.no_corpus and r.shared_corpus:
+        r.corpus_checks(r.shared_corpus, None, None)
+    elif not args.no_corpus and r.shared_corpus:
+        jq18 = shared_data.need(shared_data.jq18(shared), "benchmark corpus vs jq 1.8", "file", shared)
+        if jq18 is None:
+            r.corpus_checks(r.shared_corpus, None, None if args.mode == "default" else False)
         else:
-            # Kernel modes are compared with each other through the round trip; jq's bytes once, by default.
-            r.corpus_checks(jq18, args.mode == "default")
+            rc, out, err = run([jq18, "--version"])
+            if rc != 0:
+                r.check("jq-1.8 available", False, err.decode(errors="replace"))
+            else:
+                # Kernel modes are compared with each other through the round trip; jq's bytes once, by default.
+                r.corpus_checks(r.shared_corpus, jq18, args.mode == "default")
     for name, detail in r.failed:
         print(f"FAIL {name}: {detail}")
     print(f"cli ({args.mode}): {r.passed} passed, {len(r.failed)} failed")

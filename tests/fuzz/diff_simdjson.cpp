@@ -9,7 +9,9 @@
 //   - escapes of lone surrogates (\ud800 alone): jview fails strictly (RFC 8259 text must be Unicode); simdjson
 //     3.0.1 accepts some of them;
 //   - nesting: simdjson's default limit is 1024 levels; jview is set to the same limit here.
-// Usage: diff_simdjson [--count N] [--seed S] [--shared DIR] [--verbose]; exit 1 on an unexplained disagreement.
+// Usage: diff_simdjson [--count N] [--seed S] [--shared DIR] [--seeds DIR]... [--verbose]; exit 1 on an
+// unexplained disagreement. --seeds adds a directory of seed files (the own conformance cases); without ../shared
+// those are the only seeds (a SKIPPED line says so).
 #include <dirent.h>
 #include <simdjson.h>
 #include <sys/stat.h>
@@ -143,11 +145,18 @@ void mutate(std::string& s, rng& r) {
   }
 }
 
-std::vector<std::string> load_seeds(const std::string& shared, std::size_t& valid) {
+std::vector<std::string> load_seeds(const std::string& shared, const std::vector<std::string>& extra,
+                                    std::size_t& valid) {
   std::vector<std::string> files;
-  for (const std::string& dir : {shared + "/conformance/JSONTestSuite/test_parsing",
-                                shared + "/conformance/JSONTestSuite/test_transform", shared + "/corpus",
-                                shared + "/corpus/small"}) {
+  std::vector<std::string> dirs = {shared + "/conformance/JSONTestSuite/test_parsing",
+                                   shared + "/conformance/JSONTestSuite/test_transform", shared + "/corpus",
+                                   shared + "/corpus/small"};
+  struct stat shared_st;
+  if (stat(shared.c_str(), &shared_st) != 0 || !S_ISDIR(shared_st.st_mode))
+    std::printf("SKIPPED: diff-simdjson seeds from ../shared (JSONTestSuite, corpus): %s missing (own seeds only)\n",
+                shared.c_str());
+  dirs.insert(dirs.end(), extra.begin(), extra.end());
+  for (const std::string& dir : dirs) {
     DIR* d = opendir(dir.c_str());
     if (d == nullptr) continue;
     while (dirent* e = readdir(d)) {
@@ -225,20 +234,22 @@ int main(int argc, char** argv) {
   std::size_t count = 1000000;
   std::uint64_t seed = 8;
   std::string shared = "../shared";
+  std::vector<std::string> extra_seeds;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--count" && i + 1 < argc) count = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--shared" && i + 1 < argc) shared = argv[++i];
+    else if (a == "--seeds" && i + 1 < argc) extra_seeds.push_back(argv[++i]);
     else if (a == "--verbose") verbose = true;
     else {
-      std::fprintf(stderr, "usage: diff_simdjson [--count N] [--seed S] [--shared DIR] [--verbose]\n");
+      std::fprintf(stderr, "usage: diff_simdjson [--count N] [--seed S] [--shared DIR] [--seeds DIR]... [--verbose]\n");
       return 2;
     }
   }
   std::size_t valid_seeds = 0;
-  const std::vector<std::string> seeds = load_seeds(shared, valid_seeds);
+  const std::vector<std::string> seeds = load_seeds(shared, extra_seeds, valid_seeds);
   if (seeds.empty()) {
     std::fprintf(stderr, "diff_simdjson: no seed files under %s\n", shared.c_str());
     return 2;

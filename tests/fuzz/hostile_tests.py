@@ -302,7 +302,12 @@ def truncation_everywhere(s):
     if not s.wanted("truncation at every byte"):
         return
     docs = list(TRUNC_DOCS)
-    with open(os.path.join(s.shared, "corpus", "small", "demo.json"), "rb") as f:
+    demo = os.path.join(s.shared, "corpus", "small", "demo.json")
+    if not os.path.isfile(demo):  # a clone without ../shared: the repository's own sample
+        print(f"SKIPPED: truncation of ../shared's corpus/small/demo.json: {demo} missing (corpus/samples/demo.json "
+              "instead)")
+        demo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "corpus", "samples", "demo.json")
+    with open(demo, "rb") as f:
         docs.append(f.read())
     for d, doc in enumerate(docs):
         full = run(s.jv("-c", "."), doc)
@@ -357,8 +362,11 @@ def deep_nesting(s):
            stdout=b"[" * n + b"]" * n + b"\n", max_seconds=5)
     s.case("10^6 nested arrays with --max-depth: a path into it", s.jv("--max-depth", "2000000", "-c",
            ".[0][0][0]|length", deep), stdout=b"1\n")
-    s.case("10^6 nested arrays with --max-depth: walk fails cleanly", s.jv("--max-depth", "2000000", "-c",
-           "walk(.)|length", deep), stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
+    s.case("10^6 nested arrays with --max-depth: walk (native, issue 25.12)", s.jv("--max-depth", "2000000", "-c",
+           "walk(.)|length", deep), stdout=b"1\n", stderr=b"")
+    s.case("10^6 nested arrays with --max-depth: a jq-defined recursion fails cleanly", s.jv(
+           "--max-depth", "2000000", "-c", "def w: if type == \"array\" then map(w) else . end; w | length", deep),
+           stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
     s.case("10^6 nested arrays with --max-depth: tojson", s.jv("--max-depth", "2000000", "tojson|length", deep),
            exit=0, stdout_re=rb"^\d+\n$")
     s.case("a constructed value 10^5 deep is written",
@@ -650,7 +658,7 @@ def programs(s):
     s.case("1000 nested parentheses: a compile error, not a crash", s.jv("-n", "(" * 1000 + "1" + ")" * 1000),
            stdout=b"", exit=3, stderr_re=rb"nests too deeply")
     for name, text in (("100000 unary minus", "-" * 100000 + "1"), ("100000 nested parentheses",
-                       "(" * 100000 + "1" + ")" * 100000), ("100000 pipes", ".a|" * 100000 + ".")):
+                       "(" * 100000 + "1" + ")" * 100000)):
         f = s.write("prog.jq", text.encode())
         s.case(f"program of {name} (-f): no crash", s.jv("-n", "-f", f), exit=3, stderr_re=rb"error")
     s.case("1000 unary minus: still a program", s.jv("-n", "--", "-" * 1000 + "1"), stdout=b"1\n")
@@ -663,24 +671,110 @@ def programs(s):
     s.case("a file name in brackets with a comma", s.jv("-c", ".", s.write("[x,y].json", b"1")), stdout=b"1\n")
 
 
+def long_programs(s):
+    """Issue 25.1: programs of 10^5-10^6 terms (operator chains, suffix chains, runs of `def`, `as`, `label`,
+    `elif`, constructions with that many members) compile and run in constant stack, as jq runs the array, `+` and
+    `,` chains; a program whose evaluation really nests that deep (10^6 `as` bindings) fails with a clean error. Never
+    a signal. Each under a timeout and a 2 GB address-space cap."""
+    n5, n6 = 100000, 1000000
+    rows = [
+        ("an array of 10^6 elements", "[" + ",".join(["1"] * n6) + "] | length", b"1000000\n", ()),
+        ("a 10^6-term `+` chain", "+".join(["1"] * n6), b"1000000\n", ()),
+        ("a 10^6-term `,` chain", ",".join(["1"] * n6), b"1\n" * n6, ()),
+        ("10^6 pipes", "|".join(["."] * n6), b"null\n", (5,)),
+        # The leaf's value climbs back through every level without an eval (the continuations check the stack).
+        ("a 10^6-term `or` chain whose first term is true", "true" + " or false" * n6, b"true\n", (5,)),
+        ("10^6 `?` suffixes", "1" + "?" * n6, b"1\n", (5,)),
+        ("10^6 `as` bindings", "".join(". as $x%d | " % i for i in range(n6)) + "$x0", b"null\n", (5,)),
+        ("a 10^5-term `-` chain", "-".join(["1"] * n5), b"-99998\n", ()),
+        ("a 10^5-term `*` chain", "*".join(["1"] * n5), b"1\n", ()),
+        ("a 10^5-term `+` chain of `.x` and `$v`", "{x: 1} | .x as $v | .x" + " + .x + $v" * (n5 // 2),
+         b"100001\n", ()),
+        ("a 10^5-term `+` chain of arrays (linear, not quadratic)", "+".join(["[1]"] * n5) + " | length",
+         b"100000\n", ()),
+        ("a 10^5-term `+` chain of strings", "+".join(['"a"'] * n5) + " | length", b"100000\n", ()),
+        ("a 10^5-term `//` chain", "null // " * n5 + "1", b"1\n", ()),
+        ("a 10^5-term `and` chain", " and ".join(["true"] * n5), b"true\n", ()),
+        ("a 10^5-term `or` chain", " or ".join(["false"] * n5), b"false\n", ()),
+        ("10^5 pipes", "|".join(["."] * n5), b"null\n", ()),
+        ("10^5 `.a` suffixes", ".a" * n5, b"null\n", ()),
+        ("10^5 `.a?` suffixes on a number", "1 | " + ".a?" * n5, b"", ()),
+        ("10^5 `.[0]` suffixes", "." + "[0]" * n5, b"null\n", ()),
+        ("10^5 `[]?` suffixes", "." + "[]?" * n5, b"", ()),
+        ("10^5 `?` suffixes", "1" + "?" * n5, b"1\n", ()),
+        ("path() of 10^5 `.a` suffixes", "path(" + ".a" * n5 + ") | length", b"100000\n", ()),
+        ("10^5 definitions", "".join("def f%d: %d; " % (i, i) for i in range(n5)) + "f0", b"0\n", ()),
+        ("10^5 definitions calling the one before", "def f0: 0; " +
+         "".join("def f%d: f%d + 1; " % (i, i - 1) for i in range(1, n5)) + "f%d" % (n5 - 1), b"99999\n", ()),
+        ("10^5 `as` bindings", "".join(". as $x%d | " % i for i in range(n5)) + "$x0", b"null\n", ()),
+        ("10^5 labels", "label $a | " * n5 + "1", b"1\n", ()),
+        ("10^5 `elif`", "if false then 0 " + "elif false then 0 " * n5 + "else 1 end", b"1\n", ()),
+        ("an object of 10^5 members", "{" + ",".join("a%d: 1" % i for i in range(n5)) + "} | length",
+         b"100000\n", ()),
+        ("an object member of 10^5 pipes", "{a: " + "|".join(["."] * n5) + "} | .a", b"null\n", ()),
+        ("a string of 10^5 interpolations", '"' + "\\(1)" * n5 + '" | length', b"100000\n", ()),
+        ("reduce over a 10^5-term `,` chain", "reduce (" + ",".join(["1"] * n5) + ") as $x (0; . + $x)",
+         b"100000\n", ()),
+    ]
+    for name, text, want, alternatives in rows:
+        if not s.wanted(f"{name}: runs"):
+            continue
+        f = s.write("long.jq", text.encode())
+        r = run(s.jv("-n", "-c", "-f", f), cwd=s.tmp, preexec=limit_memory(2048), timeout=60)
+        if 5 in alternatives and r.rc == 5 and not r.timed_out:
+            problems = s.problems(r, exit=5, stdout=b"", stderr_re=rb"Maximum recursion depth exceeded")
+        else:
+            problems = s.problems(r, stdout=want, stderr=b"")
+        s.record(f"{name}: runs" + (" or a clean error" if alternatives else ""), problems)
+    # Issue 25.12: the depth of values is not bounded by the evaluator's stack where jq's is not (walk is native,
+    # with its own stack on the heap; jq 1.8 prints 1 in 7.6 s and 421 MB).
+    s.case("walk(.) over a constructed value 10^6 deep", s.jv("-n", "reduce range(1000000) as $i (0; [.]) | walk(.) | length"),
+           preexec=limit_memory(2048), timeout=60, stdout=b"1\n", stderr=b"")
+    # Real nesting is bounded by the parser: a compile error (exit 3), never a crash in the compiler.
+    for name, text in (("10^5 nested array patterns", ". as " + "[" * n5 + "$x" + "]" * n5 + " | $x"),
+                       ("10^5 nested object constructions", "{a:" * n5 + "1" + "}" * n5),
+                       ("10^5 nested `reduce`", "reduce . as $x (" * n5 + "1" + "; .)" * n5),
+                       ("10^5 nested definitions", "def f: " * n5 + "1" + "; f" * n5)):
+        f = s.write("long.jq", text.encode())
+        s.case(f"{name}: a compile error", s.jv("-n", "-f", f), preexec=limit_memory(2048), stdout=b"", exit=3,
+               stderr_re=rb"nests too deeply")
+
+
 def closed_and_full_outputs(s):
     nd = s.write("nd.json", b'{"id":12345,"name":"abcdefghij","tags":[1,2,3]}\n' * 200000)
-    for name, args in (("identity", ["-c", ".", nd]), ("filter", ["-c", ".id", nd]), ("-n generator",
-                       ["-n", "range(100000000)"])):
+    # A closed pipe stops the run at once (issue 25.2: also inside one input's endless or long generator), quietly,
+    # and jview then ends as jq 1.8 does: killed by SIGPIPE (141 in a shell).
+    for name, args, stdin in (("identity", ["-c", ".", nd], None), ("filter", ["-c", ".id", nd], None),
+                              ("-n generator", ["-n", "range(100000000)"], None),
+                              ("-n repeat(1)", ["-n", "repeat(1)"], None), ("-n range(1e9)", ["-n", "range(1e9)"], None),
+                              ("range(1e9) per input of `yes 1`", ["range(1e9)"], "yes 1")):
         if not s.wanted(f"closed stdout ({name})"):
             continue
-        p = subprocess.Popen(s.jv(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=s.tmp)
+        feeder = subprocess.Popen(stdin, shell=True, stdout=subprocess.PIPE) if stdin else None
+        p = subprocess.Popen(s.jv(*args), stdin=feeder.stdout if feeder else subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=s.tmp)
+        if feeder:
+            feeder.stdout.close()
         first = p.stdout.readline()
+        t0 = time.monotonic()
         p.stdout.close()  # like `| head -1`
         try:
             err = p.stderr.read()
             p.wait(timeout=TIMEOUT)
-            r = Result(p.returncode, first, err)
+            seconds = time.monotonic() - t0
+            r = Result(141 if p.returncode == -signal.SIGPIPE else p.returncode, first, err, seconds=seconds)
         except subprocess.TimeoutExpired:
             p.kill()
-            r = Result(0, first, b"", timed_out=True)
-        s.record(f"closed stdout ({name}): quiet, exit 0", s.problems(r, exit=0, stderr=b"") +
-                 ([] if first.strip() else ["no first line"]))
+            r = Result(0, first, b"", timed_out=True, seconds=TIMEOUT)
+        if feeder:
+            feeder.kill()
+            feeder.wait()
+        s.record(f"closed stdout ({name}): quiet, SIGPIPE as jq 1.8, within 2 s",
+                 s.problems(r, exit=141, stderr=b"", max_seconds=2) + ([] if first.strip() else ["no first line"]))
+    if s.wanted("closed stdout (head -c 10)"):
+        r = run(["sh", "-c", '"$0" -n "range(1e8)" | head -c 10 >/dev/null', s.jview], cwd=s.tmp)
+        s.record("closed stdout (head -c 10 of range(1e8)): within 2 s", s.problems(r, stdout=b"", stderr=b"",
+                                                                                  max_seconds=2))
     for name, args in (("identity", ["-c", ".", nd]), ("one value", ["-n", "1"]), ("filter", ["-c", ".id", nd])):
         if not s.wanted(f"/dev/full ({name})"):
             continue
@@ -787,6 +881,29 @@ def out_of_memory(s):
            stdout=b"%d\n" % count, exit=0, stderr=b"")
 
 
+def compressed_bombs(s):
+    """Compressed input that decodes to far more than it is (issue 20): memory stays bounded by the decoder's blocks
+    and the reader's buffer; a value that cannot fit is `FILE: out of memory`, after the values before it."""
+    import gzip
+    import zlib
+
+    def gz_of(pieces):
+        z = zlib.compressobj(9, zlib.DEFLATED, 31)
+        out = [z.compress(p) for p in pieces]
+        return b"".join(out) + z.flush()
+    spaces = gz_of([b" " * (1 << 20)] * 500 + [b"[1]\n"])  # 500 MiB of whitespace, then a value
+    s.case("ulimit -v 200 MB: 500 MiB of whitespace in 0.5 MB of gzip", s.jv("-c", ".", s.write("spaces.gz", spaces)),
+           preexec=limit_memory(200), stdout=b"[1]\n", exit=0, stderr=b"")
+    with open(s.path("spaces.gz"), "rb") as f:
+        s.case("ulimit -v 200 MB: the same on stdin", s.jv("-c", "."), stdin_file=f, preexec=limit_memory(200),
+               stdout=b"[1]\n", exit=0, stderr=b"")
+    string = gz_of([b'[1] "'] + [b"x" * (1 << 20)] * 300 + [b'"'])  # a 300 MiB string
+    s.case("ulimit -v 128 MB: a 300 MiB string in gzip: out of memory, after the value before it",
+           s.jv("-c", ".", s.write("string.gz", string)), preexec=limit_memory(128), stdout=b"[1]\n", exit=2,
+           stderr=b"jview: error: string.gz: out of memory\n")
+    del gzip
+
+
 def slow_pipes(s):
     """Short reads and writes: a reader that takes a few bytes at a time with pauses, a writer that sends the input
     in small pieces, and jview stopped and continued (SIGSTOP/SIGCONT) while it writes."""
@@ -855,6 +972,21 @@ def slow_pipes(s):
     p.wait(timeout=TIMEOUT)
     s.record("a value is written before the next one is complete", [] if first == b"1\n" and rest == b"2\n"
              else [f"{first!r} then {rest!r}"])
+    # Issue 25.9: a first read of two bytes (`echo 1`, then nothing for a while) is a whole value: written at once,
+    # not after more bytes (a byte order mark has three).
+    for prog in (".", ".+1"):
+        p = subprocess.Popen(s.jv("--unbuffered", "-c", prog), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        p.stdin.write(b"1\n")
+        p.stdin.flush()
+        ready, _, _ = select.select([p.stdout], [], [], 5)
+        first = p.stdout.readline() if ready else b""
+        p.stdin.close()
+        rest = p.stdout.read()
+        p.wait(timeout=TIMEOUT)
+        want = b"1\n" if prog == "." else b"2\n"
+        s.record(f"a first read of 2 bytes (`{prog}`) is written at once", [] if first == want and rest == b""
+                 else [f"{first!r} then {rest!r}"])
 
 
 def main():
@@ -872,7 +1004,8 @@ def main():
         s.verbose = args.verbose
         for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
                       deep_nesting, big_values, duplicate_keys, files_that_are_not_files, unreadable,
-                      shrinking_file, programs, closed_and_full_outputs, out_of_memory, slow_pipes):
+                      shrinking_file, programs, long_programs, closed_and_full_outputs, out_of_memory,
+                      compressed_bombs, slow_pipes):
             t = time.monotonic()
             group(s)
             if args.verbose:

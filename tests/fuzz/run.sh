@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh: builds the libFuzzer targets (clang-14, ASan + UBSan; tests/fuzz/CMakeLists.txt as a project of
 # its own), replays the saved regression inputs, then fuzzes each target for --time seconds, two at a time.
-# Seeds are read at run time from ../shared (JSONTestSuite, the small corpus files) and tests/filter/*.test (jq
-# programs); nothing is copied: JSON seeds are symlinks, program seeds are extracted into the build directory.
+# Seeds are read at run time from ../shared (JSONTestSuite, the small corpus files), the own conformance cases
+# (tests/conformance/cases/) and tests/filter/*.test (jq programs); nothing is copied: JSON seeds are symlinks,
+# program seeds are extracted into the build directory. Without ../shared the own seeds alone are used (SKIPPED line).
 # Each run appends one line per target to BUILD/work/history.tsv (date, target, seconds, executions, result).
 #
 # Usage: run.sh [--time SECONDS] [--build-dir DIR] [--shared DIR] [--targets "parse roundtrip ..."] [--parallel N]
@@ -14,7 +15,7 @@ root="$(cd "$here/../.." && pwd)"
 time_each=60
 build="$root/build-fuzz/libfuzzer"
 shared="$root/../shared"
-targets="parse roundtrip utf8 stream compile eval"
+targets="parse roundtrip utf8 stream chunks decompress compile compile_deep eval"
 parallel=2
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -26,7 +27,12 @@ while [ $# -gt 0 ]; do
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-shared="$(cd "$shared" && pwd)" || { echo "run.sh: no shared data at $shared" >&2; exit 2; }
+if [ -d "$shared" ]; then
+  shared="$(cd "$shared" && pwd)"
+else
+  echo "SKIPPED: fuzz seeds from ../shared (JSONTestSuite, corpus): $shared missing (own seeds only)"
+  shared=""
+fi
 mkdir -p "$build" && build="$(cd "$build" && pwd)"
 
 cxx="$(command -v clang++-14 || true)"
@@ -49,12 +55,16 @@ fi
 
 # ---- seeds ----
 work="$build/work"
-mkdir -p "$work/seeds/json" "$work/seeds/jq" "$work/seeds/eval" "$work/artifacts"
+mkdir -p "$work/seeds/json" "$work/seeds/jq" "$work/seeds/eval" "$work/seeds/deep" "$work/artifacts"
 # JSON: the small corpus files (symlinks), JSONTestSuite's parsing and transform cases (read in place).
-find "$shared/corpus" -type f \( -name '*.json' -o -name '*.ndjson' \) -size -64k -print0 |
-  while IFS= read -r -d '' f; do ln -sf "$f" "$work/seeds/json/$(echo "${f#$shared/}" | tr / _)"; done
-suite="$shared/conformance/JSONTestSuite"
-json_seeds=("$work/seeds/json" "$suite/test_parsing" "$suite/test_transform")
+json_seeds=("$work/seeds/json" "$root/tests/conformance/cases")
+if [ -n "$shared" ]; then
+  find "$shared/corpus" -type f \( -name '*.json' -o -name '*.ndjson' \) -size -64k -print0 |
+    while IFS= read -r -d '' f; do ln -sf "$f" "$work/seeds/json/$(echo "${f#$shared/}" | tr / _)"; done
+  suite="$shared/conformance/JSONTestSuite"
+  json_seeds+=("$suite/test_parsing" "$suite/test_transform")
+fi
+ln -sf "$root/corpus/samples/demo.json" "$work/seeds/json/samples_demo.json"
 # jq programs (and program NUL input pairs for eval) from the repository's jq-format case files.
 python3 - "$root/tests/filter" "$work/seeds" <<'EOF'
 import hashlib, os, sys
@@ -80,6 +90,19 @@ for name in sorted(os.listdir(src)):
             with open(os.path.join(out, kind, h), "wb") as f: f.write(data)
 EOF
 
+# Deep programs (fuzz_compile_deep): one recipe per construct of its table, with 200 and with 10,000 repetitions,
+# and a few mixed ones.
+python3 - "$work/seeds/deep" <<'EOF'
+import os, sys
+out = sys.argv[1]
+for c in range(41):
+    for name, step in (("small", bytes([c, 200, 0, 0])), ("big", bytes([c, 0x27, 0x80, 0x10]))):
+        with open(os.path.join(out, "%02d-%s" % (c, name)), "wb") as f: f.write(step)
+for i, recipe in enumerate((bytes([25, 100, 0, 0, 0, 0x9c, 0x80, 0x40]), bytes([14, 0x30, 0x81, 0, 7, 50, 0, 0]),
+                            bytes([21, 0x10, 0x80, 0, 3, 0x10, 0x80, 0, 13, 255, 0, 0]))):
+    with open(os.path.join(out, "mixed-%d" % i), "wb") as f: f.write(recipe)
+EOF
+
 # ---- per-target settings: seeds, dictionary, maximum input length, extra flags ----
 args_for() {
   local t="$1"
@@ -87,7 +110,10 @@ args_for() {
     parse|roundtrip) echo "-dict=$here/json.dict -max_len=16384" ;;
     stream) echo "-dict=$here/json.dict -max_len=16384" ;;
     utf8) echo "-dict=$here/json.dict -max_len=4096" ;;
+    decompress) echo "-max_len=65536" ;;
     compile) echo "-dict=$here/jq.dict -max_len=2048" ;;
+    # Recipes of 4-byte steps (fuzz_compile_deep.cpp): 16 steps at most.
+    compile_deep) echo "-max_len=64" ;;
     # Fork mode: a slow or memory-hungry program that slips past the target's limits is counted, not fatal.
     eval) echo "-dict=$here/jq.dict -max_len=4096 -fork=1 -ignore_timeouts=1 -ignore_ooms=1" ;;
   esac
@@ -95,6 +121,7 @@ args_for() {
 seeds_for() {
   case "$1" in
     compile) echo "$work/seeds/jq" ;;
+    compile_deep) echo "$work/seeds/deep" ;;
     eval) echo "$work/seeds/eval" ;;
     *) echo "${json_seeds[@]}" ;;
   esac

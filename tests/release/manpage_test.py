@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The man page dist/jview.1 against the executable: every long option `jview --help` lists is in the page (so the
-two cannot drift apart), and `man --warnings -l` renders it (MANWIDTH=80) with nothing on stderr."""
+"""The man page dist/jview.1 against the executable: every long option `jview --help` lists is in the page, and
+every option the page's OPTIONS section describes is in --help (the one option table), so the two cannot drift
+apart; and `man --warnings -l` renders it (MANWIDTH=80) with nothing on stderr."""
 import argparse
 import os
 import re
@@ -21,7 +22,12 @@ def main():
     plain = page.replace("\\-", "-")
     missing = [o for o in options if not re.search(re.escape(o) + r"(?![a-z0-9-])", plain)]
     print(f"{len(options)} long options in --help; missing from the man page: {missing or 'none'}")
-    failed = bool(missing)
+    section = plain.split("\n.SH OPTIONS", 1)[-1].split("\n.SH ", 1)[0].split("\n")
+    described = {o for i, line in enumerate(section) if i > 0 and section[i - 1] == ".TP"
+                 for o in re.findall(r"--[a-z0-9][a-z0-9-]*", line)}
+    not_in_help = sorted(described - set(options))
+    print(f"{len(described)} options described in the page's OPTIONS; missing from --help: {not_in_help or 'none'}")
+    failed = bool(missing) or bool(not_in_help) or len(described) < 30
     if len(options) < 30:
         print("FAIL: fewer long options than expected parsed from --help")
         failed = True

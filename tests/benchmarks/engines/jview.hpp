@@ -2,6 +2,10 @@
 // arena is mapped and faulted in each time); `jview-reuse` keeps both across runs, as the CLI does for the values of
 // one input; `jview-portable` is `jview-reuse` with the portable string scanner (parse_options::portable): it
 // reuses its document so that its ratio to jview-reuse shows the kernel alone, not page faults.
+// `jview-avx2` is `jview-reuse` with the kernels of JVIEW_KERNELS=avx2 and the two-stage parser on the AVX2 stage-1
+// kernel (whether or not dispatch.cpp chooses it on AVX2 machines); `jview-avx2-one-pass` the same kernels with the
+// one-pass parser (what JVIEW_KERNELS=avx2 ran before the AVX2 stage 1 was chosen). Both are left out (engine_ok()
+// false) on a CPU without the AVX2 stage-1 kernel.
 // traverse is a flat loop over the node index (document order; keys are the first `len` string nodes of objects).
 #pragma once
 #include <string>
@@ -17,7 +21,7 @@ namespace jview::bench {
 
 class jview_engine final : public engine {
  public:
-  enum class variant { fresh, reuse, portable };
+  enum class variant { fresh, reuse, portable, avx2, avx2_one_pass };
 
   explicit jview_engine(variant v) : v_(v), parser_(options_for(v)) {
     compact_.pretty = false;
@@ -27,11 +31,16 @@ class jview_engine final : public engine {
     pretty_.indent = 2;
   }
 
+  // Whether this CPU runs the variant (the AVX2 ones need the AVX2 stage-1 kernel).
+  static bool runs(variant v) { return (v != variant::avx2 && v != variant::avx2_one_pass) || avx2_kernels() != nullptr; }
+
   const char* name() const override {
     switch (v_) {
       case variant::fresh: return "jview";
       case variant::reuse: return "jview-reuse";
       case variant::portable: return "jview-portable";
+      case variant::avx2: return "jview-avx2";
+      case variant::avx2_one_pass: return "jview-avx2-one-pass";
     }
     return "?";
   }
@@ -86,9 +95,31 @@ class jview_engine final : public engine {
   }
 
  private:
+
+  // JVIEW_KERNELS=avx2's kernels with the AVX2 stage 1 as the structure kernel; nullptr when the CPU lacks them.
+  static const simd::kernels* avx2_kernels() {
+    static const simd::kernels* const k = [] () -> const simd::kernels* {
+      static simd::kernels chosen;
+      simd::kernel_request req;
+      std::string error;
+      if (!simd::parse_kernel_request("avx2", req) || !simd::choose_kernels(req, chosen, error)) return nullptr;
+      const simd::stage1_kernel* ks[8];
+      const std::size_t n = simd::structural_kernels(ks, 8);
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::string(ks[i]->name) == "avx2") {
+          chosen.structure = ks[i];
+          return &chosen;
+        }
+      return nullptr;
+    }();
+    return k;
+  }
+
   static parse_options options_for(variant v) {
     parse_options o;
     if (v == variant::portable) o.kernels = &simd::portable_kernels();
+    if ((v == variant::avx2 || v == variant::avx2_one_pass) && avx2_kernels() != nullptr) o.kernels = avx2_kernels();
+    if (v == variant::avx2_one_pass) o.path = parse_path::one_pass;
     return o;
   }
 

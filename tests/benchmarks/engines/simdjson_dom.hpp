@@ -11,8 +11,24 @@ namespace jview::bench {
 
 class simdjson_dom_engine final : public engine {
  public:
-  explicit simdjson_dom_engine(bool reuse) : reuse_(reuse) {}
-  const char* name() const override { return reuse_ ? "simdjson-dom-reuse" : "simdjson-dom"; }
+  explicit simdjson_dom_engine(bool reuse, const char* kernel = nullptr) : reuse_(reuse), kernel_(kernel) {
+    if (kernel_ == nullptr) return;
+    const simdjson::implementation* impl = simdjson::get_available_implementations()[kernel_];
+    if (impl == nullptr || !impl->supported_by_runtime_system()) {
+      kernel_ok_ = false;
+      return;
+    }
+    const simdjson::implementation* before = simdjson::get_active_implementation();
+    simdjson::get_active_implementation() = impl;
+    kernel_ok_ = parser_.allocate(64) == simdjson::SUCCESS;
+    simdjson::get_active_implementation() = before;
+  }
+  const char* name() const override {
+    if (kernel_ != nullptr) return "simdjson-dom-reuse-haswell";
+    return reuse_ ? "simdjson-dom-reuse" : "simdjson-dom";
+  }
+  // False when the forced kernel is not runnable here (the engine is then left out).
+  bool kernel_ok() const { return kernel_ok_; }
   bool supports(workload w) const override { return w != workload::dump_pretty; }
 
   bool run(workload w, const input& in, result& r) override {
@@ -111,6 +127,8 @@ class simdjson_dom_engine final : public engine {
   }
 
   bool reuse_;
+  const char* kernel_;  // nullptr: the process's active implementation
+  bool kernel_ok_ = true;
   simdjson::dom::parser parser_;
   simdjson::internal::string_builder<> builder_;  // the minifier's output buffer, kept across runs
 };

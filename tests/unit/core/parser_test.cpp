@@ -12,6 +12,7 @@
 
 #include "core/document.hpp"
 #include "core/parser.hpp"
+#include "tests/unit/test_data.hpp"
 
 using namespace jview;
 
@@ -207,13 +208,12 @@ TEST_CASE("parser: DEL takes the slow string path") {
 TEST_CASE("parser: portable and vector scanners agree (corpus, JSONTestSuite, mutations)") {
   namespace fs = std::filesystem;
   std::vector<std::string> inputs;
-  const fs::path shared = JVIEW_SHARED_DIR;
-  for (const char* dir : {"corpus", "corpus/small", "conformance/JSONTestSuite/test_parsing"}) {
-    for (const auto& e : fs::directory_iterator(shared / dir))
-      if (e.is_regular_file() && (e.path().extension() == ".json" || e.path().extension() == ".ndjson"))
-        inputs.push_back(read_file(e.path()));
-  }
-  REQUIRE(inputs.size() > 300);
+  for (const char* dir : {"corpus", "corpus/small", "conformance/JSONTestSuite/test_parsing"})
+    for (const fs::path& f : test::json_files_in(test::shared_subdir(dir, "parser scanners on the shared data")))
+      inputs.push_back(read_file(f));
+  const bool shared = !inputs.empty();
+  for (const fs::path& f : test::own_json_files()) inputs.push_back(read_file(f));
+  REQUIRE(inputs.size() > (shared ? 400u : 100u));
   std::size_t compared = 0;
   for (const std::string& in : inputs) {
     CHECK(parse_all(in, true) == parse_all(in, false));

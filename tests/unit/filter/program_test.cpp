@@ -3,8 +3,10 @@
 // inputs through an input_provider, debug/stderr callbacks, $ENV and --arg style globals, deep recursion.
 #include <doctest/doctest.h>
 
+#include <climits>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/filter/program.hpp"
@@ -152,6 +154,71 @@ TEST_CASE("filter program: halt and halt_error") {
   result j = run("{a:1} | halt_error", value());
   CHECK(j.halt == 5);
   CHECK(j.error == "{\"a\":1}\n");
+}
+
+TEST_CASE("filter program: halt_error's code as jq 1.8 converts it (issue 25.10)") {
+  for (const auto& [code, status, raw] : std::vector<std::tuple<std::string, int, int>>{
+           {"-1", 0, -1}, {"nan", 0, INT_MIN}, {"1e10", 0, INT_MIN}, {"-1e10", 0, INT_MIN}, {"1.9", 1, 1},
+           {"-0.5", 0, 0}, {"2147483647", 2147483647, 2147483647}}) {
+    CAPTURE(code);
+    auto p = program::compile("\"x\" | halt_error(" + code + ")", compile_options{});
+    run_callbacks cb;
+    cb.emit = [](const value&) {};
+    std::string error;
+    int halt = -1;
+    CHECK(!p->run(value(), nullptr, cb, error, halt));
+    CHECK(halt == status);
+    CHECK(p->last_halt_code() == raw);
+    CHECK(error == "x");
+  }
+}
+
+TEST_CASE("filter program: a failed output stops the run at once (issue 25.2)") {
+  for (const char* prog : {"repeat(1)", "range(1e9)", "[1,2] | .[] as $x | repeat($x)", "def f: 1, f; f"}) {
+    CAPTURE(prog);
+    auto p = program::compile(prog, compile_options{});
+    int outputs = 0;
+    run_callbacks cb;
+    cb.emit = [&](const value&) { ++outputs; };
+    cb.output_ok = [&] { return outputs < 3; };
+    std::string error;
+    int halt = -1;
+    CHECK(p->run(value(), nullptr, cb, error, halt));  // a quiet end, not an error or a halt
+    CHECK(halt == -1);
+    CHECK(error.empty());
+    CHECK(outputs == 3);
+  }
+}
+
+TEST_CASE("filter program: programs of 10^5 terms compile, and chains run in constant stack (issue 25.1)") {
+  auto join = [](const std::string& term, const std::string& sep, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += (i == 0 ? "" : sep) + term;
+    return s;
+  };
+  const int n = 100000;
+  // Each runs in a loop of the evaluator (also under ASan, whose frames are larger and whose stack is not switched).
+  CHECK(run("[" + join("1", ",", n) + "] | length", value()).out == std::vector<std::string>{"100000"});
+  CHECK(run(join("1", "+", n), value()).out == std::vector<std::string>{"100000"});
+  CHECK(run(join("[1]", "+", n) + " | length", value()).out == std::vector<std::string>{"100000"});
+  CHECK(run(join("null", " // ", n) + " // 2", value()).out == std::vector<std::string>{"2"});
+  CHECK(run(join(".a", "", n), value()).out == std::vector<std::string>{"null"});
+  CHECK(run("." + join("[0]", "", n), value()).out == std::vector<std::string>{"null"});
+  CHECK(run("reduce (" + join("1", ",", n) + ") as $x (0; . + $x)", value()).out ==
+        std::vector<std::string>{"100000"});
+  // These nest in the evaluation; their compilation (parser and resolver) is iterative.
+  for (const std::string& prog : {join(".", " | ", n), join("def f: 1;", " ", n) + " f",
+                                  join(". as $x |", " ", n) + " $x", join("label $l |", " ", n) + " 1",
+                                  "if . then 1 " + join("elif . then 1", " ", n) + " end",
+                                  "{" + join("a: 1", ", ", n) + "}", "{a: " + join(".", " | ", n) + "}"}) {
+    CHECK_NOTHROW(program::compile(prog, compile_options{}));
+    result r = run(prog, value());  // runs, or stops at the depth limit with an error: never a crash
+    CHECK((r.ok || r.error.find("Maximum recursion depth exceeded") != std::string::npos));
+  }
+  // Real nesting stays bounded by the parser.
+  CHECK_THROWS_AS(program::compile(std::string(n, '[') + std::string(n, ']'), compile_options{}), compile_error);
+  CHECK_THROWS_AS(program::compile(". as " + std::string(n, '[') + "$x" + std::string(n, ']') + " | 1",
+                                   compile_options{}), compile_error);
 }
 
 TEST_CASE("filter program: input, inputs and input_filename use the provider") {

@@ -62,7 +62,7 @@ TEST_CASE("dispatch: automatic picks the first kernel of each table this CPU run
   CHECK(k.vector_scanners());
 #elif defined(__aarch64__)
   CHECK(line == "kernels: utf8=neon (baseline) strings=neon (baseline) whitespace=neon (baseline) "
-                "structure=one-pass (no AVX-512) minify=portable (baseline) boundary=neon (baseline) "
+                "structure=neon (baseline) minify=portable (baseline) boundary=neon (baseline) "
                 "lines=neon (baseline) numbers=neon (baseline)");
   CHECK(k.vector_scanners());
 #endif

@@ -141,11 +141,17 @@ void check_all_kernels(const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("stage 1: a kernel runs on x86-64") {
+TEST_CASE("stage 1: a vector kernel runs on x86-64 and AArch64, and the portable one everywhere") {
   const stage1_kernel* ks[8];
   const std::size_t nk = structural_kernels(ks, 8);
-#if defined(__x86_64__) && !defined(JVIEW_PORTABLE_ONLY)
-  CHECK(nk >= 1);
+  REQUIRE(nk >= 1);
+  CHECK(std::string(ks[nk - 1]->name) == "portable");
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(JVIEW_PORTABLE_ONLY)
+  CHECK(nk >= 2);
+#endif
+#if defined(__aarch64__) && !defined(JVIEW_PORTABLE_ONLY)
+  CHECK(std::string(ks[0]->name) == "neon");
+  CHECK(active_kernels().structure == ks[0]);  // the two-stage parser's kernel on AArch64
 #endif
   for (std::size_t k = 0; k < nk; ++k) MESSAGE("stage-1 kernel: " << std::string(ks[k]->name));
 }

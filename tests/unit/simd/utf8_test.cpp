@@ -12,6 +12,7 @@
 
 #include "simd/kernels.hpp"
 #include "tests/unit/simd/test_support.hpp"
+#include "tests/unit/test_data.hpp"
 
 namespace jview::simd {
 namespace {
@@ -363,16 +364,26 @@ void check_tree(const std::filesystem::path& root, std::size_t& files, std::size
   }
 }
 
-TEST_CASE("utf8 kernels: JSONTestSuite test_parsing and the corpus") {
+TEST_CASE("utf8 kernels: JSONTestSuite test_parsing, the corpus and the own cases") {
   std::size_t files = 0, bytes = 0;
   int bad = 0;
-  const std::filesystem::path shared = JVIEW_SHARED_DIR;
-  check_tree(shared / "conformance" / "JSONTestSuite" / "test_parsing", files, bytes, bad);
+  const auto suite =
+      jview::test::shared_subdir("conformance/JSONTestSuite/test_parsing", "utf8 kernels on JSONTestSuite");
+  if (!suite.empty()) check_tree(suite, files, bytes, bad);
   const std::size_t suite_files = files;
-  check_tree(shared / "corpus", files, bytes, bad);
+  const auto corpus = jview::test::shared_subdir("corpus", "utf8 kernels on the benchmark corpus");
+  if (!corpus.empty()) check_tree(corpus, files, bytes, bad);
+  const std::size_t shared_files = files;
+#ifdef JVIEW_SOURCE_DIR
+  check_tree(std::filesystem::path(JVIEW_SOURCE_DIR) / "tests/conformance/cases", files, bytes, bad);
+#endif
+#ifdef JVIEW_OWN_CORPUS_DIR
+  check_tree(JVIEW_OWN_CORPUS_DIR, files, bytes, bad);
+#endif
   MESSAGE("files: ", files, " (", suite_files, " from JSONTestSuite), bytes: ", bytes);
-  CHECK(suite_files >= 300);
-  CHECK(files > suite_files);
+  if (!suite.empty()) CHECK(suite_files >= 300);
+  if (!corpus.empty()) CHECK(shared_files > suite_files);
+  CHECK(files > shared_files + 100);  // the own cases (at least)
   CHECK(bad == 0);
 }
 
@@ -410,7 +421,9 @@ TEST_CASE("utf8 kernels: exactly the JSONTestSuite files that are not UTF-8, at 
       {"n_structure_lone-invalid-utf-8.json", 0},
       {"n_structure_single_eacute.json", 0},
   };
-  const std::filesystem::path dir = std::filesystem::path(JVIEW_SHARED_DIR) / "conformance/JSONTestSuite/test_parsing";
+  const std::filesystem::path dir =
+      jview::test::shared_subdir("conformance/JSONTestSuite/test_parsing", "utf8 offsets of JSONTestSuite's files");
+  if (dir.empty()) return;
   const auto kernels = test::runnable_kernels();
   std::size_t files = 0, found_invalid = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -430,6 +443,40 @@ TEST_CASE("utf8 kernels: exactly the JSONTestSuite files that are not UTF-8, at 
   CHECK(files >= 300);
   CHECK(found_invalid == std::size(invalid));
 }
+
+#ifdef JVIEW_SOURCE_DIR
+TEST_CASE("utf8 kernels: exactly the own conformance cases that are not UTF-8, at the offsets Python's decoder gives") {
+  struct expect {
+    const char* file;
+    std::size_t offset;
+  };
+  const expect invalid[] = {
+      {"i_string_invalid_utf8.json", 2},           {"i_string_overlong_utf8.json", 2},
+      {"i_string_truncated_utf8.json", 2},         {"i_string_utf8_beyond_last_codepoint.json", 2},
+      {"i_string_utf8_surrogate.json", 2},         {"i_structure_utf16le_bom.json", 0},
+      {"n_structure_invalid_byte_outside_string.json", 1},
+  };
+  const auto kernels = test::runnable_kernels();
+  std::size_t files = 0, found_invalid = 0;
+  const std::filesystem::path cases = std::filesystem::path(JVIEW_SOURCE_DIR) / "tests/conformance/cases";
+  for (const auto& path : jview::test::json_files_in(cases)) {
+    const std::string name = path.filename().string();
+    const std::string data = file_bytes(path);
+    std::size_t want = data.size();
+    for (const expect& e : invalid)
+      if (name == e.file) want = e.offset;
+    if (want != data.size()) ++found_invalid;
+    CHECK(portable(data) == want);
+    for (const kernel_set& k : kernels) {
+      INFO(name, " kernel ", k.name);
+      CHECK(k.validate_utf8(data.data(), data.size()) == want);
+    }
+    ++files;
+  }
+  CHECK(files >= 100);
+  CHECK(found_invalid == std::size(invalid));
+}
+#endif
 
 }  // namespace
 }  // namespace jview::simd

@@ -31,9 +31,19 @@ struct options {
   bool unbuffered = false;
   int color = -1;  // -1: when stdout is a terminal; 0: -M; 1: -C
   // Program arguments.
-  std::vector<std::pair<std::string, std::string>> string_args, json_args;
-  std::vector<std::pair<std::string, std::string>> slurp_files, raw_files;  // name, path
-  std::vector<std::string> positional_strings, positional_json;
+  // --arg, --argjson, --slurpfile, --rawfile in command-line order ($ARGS.named's; the first of a name wins).
+  struct named_arg {
+    enum class kind { string, json, slurpfile, rawfile } k;
+    std::string name, value;  // value: the text, the JSON text or the file's path
+  };
+  std::vector<named_arg> named_args;
+  // $ARGS.positional: each argument after --args (a string) or --jsonargs (a JSON text), whichever came last
+  // before it.
+  struct positional_arg {
+    std::string text;
+    bool json = false;
+  };
+  std::vector<positional_arg> positional_args;
   std::vector<std::string> library_paths;
   std::string from_file;
   // Kernels (applied by main: simd::kernels): --kernels NAME, or its aliases --no-simd / --force-ssse3.

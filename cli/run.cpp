@@ -168,25 +168,28 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
 
 std::unique_ptr<filter::program> compile_program(const options& o, int& status) {
   filter::compile_options copts;
-  copts.string_args = o.string_args;
-  copts.json_args = o.json_args;
-  copts.positional_strings = o.positional_strings;
-  copts.positional_json = o.positional_json;
+  for (const options::positional_arg& a : o.positional_args) copts.positional_args.push_back({a.text, a.json});
   copts.library_paths = o.library_paths;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     const char* eq = std::strchr(*e, '=');
     if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
   }
   status = exit_usage;
-  for (const auto& [name, path] : o.raw_files) {
+  // In command-line order; a name given before is skipped, its file not read (jq 1.8 keeps the first).
+  std::vector<std::string_view> seen;
+  for (const options::named_arg& a : o.named_args) {
+    if (std::find(seen.begin(), seen.end(), std::string_view(a.name)) != seen.end()) continue;
+    seen.push_back(a.name);
+    using k = options::named_arg::kind;
     std::string text;
-    if (!read_file_text(path, text, name)) return nullptr;
-    copts.string_args.emplace_back(name, std::move(text));
-  }
-  for (const auto& [name, path] : o.slurp_files) {
-    std::string json;
-    if (!slurp_file_json(name, path, o.parse, json)) return nullptr;
-    copts.json_args.emplace_back(name, std::move(json));
+    if (a.k == k::rawfile) {
+      if (!read_file_text(a.value, text, a.name)) return nullptr;
+    } else if (a.k == k::slurpfile) {
+      if (!slurp_file_json(a.name, a.value, o.parse, text)) return nullptr;
+    } else {
+      text = a.value;
+    }
+    copts.named_args.push_back({a.name, std::move(text), a.k == k::json || a.k == k::slurpfile});
   }
   std::string source = o.filter;
   if (!o.from_file.empty()) {

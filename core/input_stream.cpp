@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/diagnostics.hpp"
+#include "core/utf8.hpp"
 
 namespace jview {
 
@@ -87,14 +88,14 @@ std::string input_stream::read_everything() {
     if (!reader_->read_all(all)) report_read_error();
     close_reader();
   }
-  return all;
+  return utf8::valid_or_replaced(std::move(all));  // -R -s: invalid UTF-8 as jq, U+FFFD
 }
 
 bool input_stream::next(filter::value& out) {
   if (o_.raw) {
     std::string line;
     if (!next_line(line)) return false;
-    out = filter::value::string(std::move(line));
+    out = filter::value::string(utf8::valid_or_replaced(std::move(line)));  // -R: invalid UTF-8 as jq, U+FFFD
     return true;
   }
   if (o_.stream) {

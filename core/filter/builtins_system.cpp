@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 
+#include "core/utf8.hpp"
+
 namespace jview::filter::detail {
 
 namespace {
@@ -32,7 +34,7 @@ st f_input_filename(interp& I, const value&, const value*, value& out) {
     return st::ok;
   }
   std::string name = I.inputs->current_filename();
-  out = name.empty() ? value() : value::string(std::move(name));
+  out = name.empty() ? value() : value::string(utf8::valid_or_replaced(std::move(name)));  // as jq: U+FFFD
   return st::ok;
 }
 

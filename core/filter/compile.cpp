@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "core/filter/eval.hpp"
 #include "core/filter/parser.hpp"
 #include "core/parser.hpp"
+#include "core/utf8.hpp"
 
 namespace jview::filter {
 
@@ -555,11 +557,20 @@ bool detail::program_impl::load_data(const std::string& rel, const value& meta, 
   return true;
 }
 
+namespace {
+
+// A string from outside the JSON parser (an argument, a file, the environment): valid UTF-8, with invalid
+// sequences replaced as jq 1.8 replaces them (core/utf8.hpp), so that every builtin sees the same text.
+value string_from_outside(const std::string& s) { return value::string(utf8::valid_or_replaced(s)); }
+
+}  // namespace
+
 void detail::program_impl::ensure_env() {
   if (env_built_) return;
   env_built_ = true;
   value env_obj = value::empty_object();
-  for (const auto& [k, v] : environment) env_obj.object_mut().set(std::string_view(k), value::string(v));
+  for (const auto& [k, v] : environment)
+    env_obj.object_mut().set(std::string_view(utf8::valid_or_replaced(k)), string_from_outside(v));
   globals[0] = std::move(env_obj);
 }
 
@@ -585,34 +596,35 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
     prog->global_names.push_back(name);
     prog->globals.push_back(v);
   };
-  for (const auto& [k, v] : opts.string_args) {
-    add_global(k, value::string(v));
-    named.object_mut().set(std::string_view(k), value::string(v));
-  }
-  for (const auto& [k, text] : opts.json_args) {
+  auto bad_json = [](const char* option) {
+    compile_error e;
+    e.message = std::string("Invalid JSON text passed to --") + option;
+    e.length = 0;
+    e.bad_json_option = option;
+    return e;
+  };
+  std::vector<std::string_view> seen;
+  for (const compile_options::named_arg& a : opts.named_args) {
+    if (std::find(seen.begin(), seen.end(), std::string_view(a.name)) != seen.end()) continue;  // jq keeps the first
+    seen.push_back(a.name);
     value v;
-    std::string err;
-    if (!detail::parse_json_text(text, v, err)) {
-      compile_error e;
-      e.message = "Invalid JSON text passed to --argjson";
-      e.length = 0;
-      e.bad_json_option = "argjson";
-      throw e;
+    if (a.json) {
+      std::string err;
+      if (!detail::parse_json_text(a.text, v, err)) throw bad_json("argjson");
+    } else {
+      v = string_from_outside(a.text);
     }
-    add_global(k, v);
-    named.object_mut().set(std::string_view(k), v);
+    add_global(a.name, v);
+    named.object_mut().set(std::string_view(a.name), v);
   }
   std::vector<value> positional;
-  for (const auto& s : opts.positional_strings) positional.push_back(value::string(s));
-  for (const auto& t : opts.positional_json) {
+  for (const compile_options::positional_arg& a : opts.positional_args) {
     value v;
-    std::string err;
-    if (!detail::parse_json_text(t, v, err)) {
-      compile_error e;
-      e.message = "Invalid JSON text passed to --jsonargs";
-      e.length = 0;
-      e.bad_json_option = "jsonargs";
-      throw e;
+    if (a.json) {
+      std::string err;
+      if (!detail::parse_json_text(a.text, v, err)) throw bad_json("jsonargs");
+    } else {
+      v = string_from_outside(a.text);
     }
     positional.push_back(v);
   }

@@ -12,6 +12,7 @@ def c(name, args, stdin="", **kw):
     return d
 
 
+BAD_UTF8 = "a\udce2A\udcc0\udc80\udce0\udc80\udc80z\udcf8"  # bytes 61 E2 41 C0 80 E0 80 80 7A F8 (surrogateescape)
 NESTED = '{"a":[1,"s",null,true,false,{},[]],"b":{"c":1.5}}'
 
 
@@ -486,5 +487,45 @@ def cases(shared):
           "é.json"], files={"é.json": '{\n  "é":1\n}\n'},
           stdout='{"file":"é.json","line":2,"column":7,"byte_offset":9,"message":"not formatted as jview writes it"}\n',
           exit=1),
+        # --- Issue 22: jq 1.8's output options and program arguments (expected bytes from jq 1.8.2).
+        c("-r -a writes strings as ASCII JSON (jq 1.8)", ["-r", "-a", "."], '"é" ["é"] "x"',
+          stdout='"\\u00e9"\n[\n  "\\u00e9"\n]\n"x"\n'),
+        c("-j -a", ["-j", "-a", "."], '"é\\u0000" "x"', stdout='"\\u00e9\\u0000""x"'),
+        c("--raw-output0 -a: no NUL check, the string escaped", ["--raw-output0", "-a", "."], '"a\\u0000"',
+          stdout='"a\\u0000"\x00'),
+        c("--seq: no RS before a raw string", ["-n", "--seq", "-r", '"a",[1]'], "", stdout='a\n\x1e[\n  1\n]\n'),
+        c("--raw-output0 then -j keeps the NULs", ["-n", "--raw-output0", "-j", '"a","b"'], "", stdout='a\x00b\x00'),
+        c("-j then --raw-output0 keeps the NULs", ["-n", "-j", "--raw-output0", '"a","b"'], "", stdout='a\x00b\x00'),
+        c("--args and --jsonargs switch for the arguments after them",
+          ["-n", "-c", "$ARGS.positional", "--args", "a", "--jsonargs", "1", "{}", "--args", "2"], "",
+          stdout='["a",1,{},"2"]\n'),
+        c("a positional before --args is a file", ["-c", "$ARGS.positional", "f.json", "--args", "a"], "",
+          files={"f.json": "1 2"}, stdout='["a"]\n["a"]\n'),
+        c("--arg twice: the first is kept; $ARGS.named in command-line order",
+          ["-n", "-c", "[$x, $ARGS.named]", "--arg", "x", "1", "--arg", "x", "2", "--arg", "a", "3", "--argjson", "b",
+           "4", "--arg", "c", "5", "--argjson", "x", "9"], "", stdout='["1",{"x":"1","a":"3","b":4,"c":"5"}]\n'),
+        c("--rawfile of a name given before is not read",
+          ["-n", "-c", "$ARGS.named", "--arg", "a", "1", "--rawfile", "a", "missing.txt", "--slurpfile", "a",
+           "missing.json"], "", stdout='{"a":"1"}\n'),
+        # Invalid UTF-8 from outside the parser becomes U+FFFD as jq 1.8 replaces it (issue 25, item 7): B holds a, E2,
+        # A, C0 80, E0 80 80, z, F8 (surrogate escapes stand for the bytes in arguments and the environment).
+        c("--arg with invalid UTF-8 is read with U+FFFD as jq",
+          ["-n", "-c", '$x | ., explode, utf8bytelength, test("z"), @base64, @uri', "--arg", "x", BAD_UTF8], "",
+          stdout='"a�A���z�"\n[97,65533,65,65533,65533,65533,122,65533]\n18\ntrue\n"Ye+/vUHvv73vv73vv71677+9"\n'
+                 '"a%EF%BF%BDA%EF%BF%BD%EF%BF%BD%EF%BF%BDz%EF%BF%BD"\n'),
+        c("--args with invalid UTF-8", ["-n", "-c", "$ARGS.positional", "--args", BAD_UTF8, "ok"], "",
+          stdout='["a�A���z�","ok"]\n'),
+        c("-R lines with invalid UTF-8", ["-R", "-c", "., explode"], b"a\xe2A\n\xc0\x80\xff\n",
+          stdout='"a�"\n[97,65533]\n"���"\n[65533,65533,65533]\n'),
+        c("-R -s with invalid UTF-8", ["-R", "-s", "-c", "., explode"], b"a\xe2A\n\xc0\x80\xff\n",
+          stdout='"a�A\\n���\\n"\n[97,65533,65,10,65533,65533,65533,10]\n'),
+        c("--rawfile with invalid UTF-8", ["-n", "-c", "$r | ., length", "--rawfile", "r", "r.txt"], "",
+          files={"r.txt": b"x\xe2\x82\xe2\x82ab\n"}, stdout='"x��ab\\n"\n6\n'),
+        c("env and $ENV with invalid UTF-8", ["-n", "-c", "env.BAD, $ENV.BAD | explode"], "", env={"BAD": BAD_UTF8},
+          stdout='[97,65533,65,65533,65533,65533,122,65533]\n[97,65533,65,65533,65533,65533,122,65533]\n'),
+        c("a program string literal with invalid UTF-8", ["-n", "-c", '"' + BAD_UTF8 + '" | ., explode'], "",
+          stdout='"a�A���z�"\n[97,65533,65,65533,65533,65533,122,65533]\n'),
+        c("input_filename with invalid UTF-8", ["-c", "input_filename | explode", "f\udcff.json"], "",
+          files={"f\udcff.json": "1"}, stdout='[102,65533,46,106,115,111,110]\n'),
     ]
     return out

@@ -335,7 +335,7 @@ int finish(parsed& p, options& o) {
   o.write.sort_keys = p.sort_keys;
   o.write.ascii = p.ascii;
   o.write.numbers = p.numbers == "shortest" ? number_mode::shortest : number_mode::source;
-  o.color = p.color_on ? 1 : p.color_off ? 0 : -1;
+  o.color = p.color_off ? 0 : p.color_on ? 1 : -1;  // -M wins over -C in either order (jq 1.8)
   o.check_format = p.check_format == "github" ? report_format::github
                    : p.check_format == "json" ? report_format::json
                                               : report_format::plain;

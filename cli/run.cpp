@@ -224,7 +224,8 @@ int run_jq(const options& o) {
   output_buffer out(&fd_sink::write, &sink);
   const output_guard guard(out, sink);  // out of memory or SIGBUS: the whole values buffered are still written
   write_options wo = o.write;
-  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && std::getenv("NO_COLOR") == nullptr);
+  const char* no_color = std::getenv("NO_COLOR");  // set and not empty (the convention, and jq 1.8)
+  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && (no_color == nullptr || *no_color == '\0'));
   if (wo.color) {
     if (const char* jc = std::getenv("JQ_COLORS"); jc != nullptr && !wo.colors.apply(jc))
       eprint("Failed to set $JQ_COLORS\n");
@@ -236,6 +237,7 @@ int run_jq(const options& o) {
   io.stream = o.stream;
   io.stream_errors = o.stream_errors;
   io.record_separators = o.seq;
+  io.slurp = o.null_input && o.slurp;
   progress_meter meter(o, o.files, progress_unit::bytes);  // (stopped before the end: end_process exits)
   io.progress = {progress_read_counter(), &progress_bytes, &progress_file_done};
   input_reporter reporter(out);

@@ -92,6 +92,18 @@ std::string input_stream::read_everything() {
 }
 
 bool input_stream::next(filter::value& out) {
+  if (o_.slurp && !o_.raw) {  // (-R -s is one string already: read_everything)
+    if (slurped_) return false;
+    slurped_ = true;
+    o_.slurp = false;
+    std::vector<filter::value> all;
+    filter::value v;
+    while (next(v)) all.push_back(std::move(v));
+    o_.slurp = true;
+    if (!pending_error_.empty()) return false;
+    out = filter::value::array(std::move(all));
+    return true;
+  }
   if (o_.raw) {
     std::string line;
     if (!next_line(line)) return false;

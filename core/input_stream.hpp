@@ -39,6 +39,7 @@ struct input_options {
   bool stream = false;         // --stream: jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: a parse error as the last event [message, path]
   bool record_separators = false;  // --seq: RS (0x1e) may stand between values
+  bool slurp = false;          // -n -s: the one input (for `input`) is the array of all values, as jq 1.8
   progress_hooks progress;
 };
 
@@ -96,6 +97,7 @@ class input_stream final : public filter::input_provider {
   std::string name_ = "<stdin>";
   std::unique_ptr<value_reader> finished_;  // the last input read to its end (its lines, for errors after it)
   bool opened_ = false;
+  bool slurped_ = false;  // -n -s: the array was handed out
 };
 
 }  // namespace jview

@@ -600,6 +600,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
                 case '\t': out += "\\t"; break;
                 case '\n': out += "\\n"; break;
                 case '\r': out += "\\r"; break;
+                case '\0': out += "\\0"; break;  // jq 1.8
                 default: out.push_back(c);
               }
             }

@@ -527,5 +527,15 @@ def cases(shared):
           stdout='"a�A���z�"\n[97,65533,65,65533,65533,65533,122,65533]\n'),
         c("input_filename with invalid UTF-8", ["-c", "input_filename | explode", "f\udcff.json"], "",
           files={"f\udcff.json": "1"}, stdout='[102,65533,46,106,115,111,110]\n'),
+        # --- Issue 22: colours and -n -s as jq 1.8.
+        c('-M after -C wins', ['-C', '-M', '-c', '.'], '[1]', stdout='[1]\n'),
+        c('-M before -C wins', ['-M', '-C', '-c', '.'], '[1]', stdout='[1]\n'),
+        c('JQ_COLORS: fields past the eighth are ignored', ['-C', '-c', '.'], '{"a":[1,null]}', env={'JQ_COLORS': '0;31:0;32:0;33:0;34:0;35:0;36:0;37:1;31:9;9:x'}, stdout='\x1b[0;37m{\x1b[0m\x1b[1;31m"a"\x1b[0m\x1b[0;37m:\x1b[0m\x1b[0;36m[\x1b[0m\x1b[0;34m1\x1b[0m\x1b[0;36m,\x1b[0m\x1b[0;31mnull\x1b[0m\x1b[0;36m]\x1b[0m\x1b[0;37m}\x1b[0m\n'),
+        c('JQ_COLORS: a truecolour field', ['-C', '-c', '.'], '[1]', env={'JQ_COLORS': '0;31:0;32:0;33:38;2;255;100;0'}, stdout='\x1b[1;39m[\x1b[0m\x1b[38;2;255;100;0m1\x1b[0m\x1b[1;39m]\x1b[0m\n'),
+        c('JQ_COLORS: an empty last field keeps the defaults from there', ['-C', '-c', '.'], '[null,1]', env={'JQ_COLORS': '0;31:'}, stdout='\x1b[1;39m[\x1b[0m\x1b[0;31mnull\x1b[0m\x1b[1;39m,\x1b[0m\x1b[0;39m1\x1b[0m\x1b[1;39m]\x1b[0m\n'),
+        c('JQ_COLORS: a bad character keeps the defaults', ['-C', '-c', '.'], '[null]', env={'JQ_COLORS': '0;31:x'}, stdout='\x1b[1;39m[\x1b[0m\x1b[0;90mnull\x1b[0m\x1b[1;39m]\x1b[0m\n'),
+        c('-n -s: input is the slurped array', ['-n', '-s', '-c', '., input'], '1 2', stdout='null\n[1,2]\n'),
+        c('-n -s: inputs gives the one array', ['-n', '-s', '-c', '[inputs]'], '1 2', stdout='[[1,2]]\n'),
+        c('-n -s --stream: the events slurped', ['-n', '-s', '-c', '--stream', 'input'], '[1]', stdout='[[[0],1],[[0]]]\n'),
     ]
     return out

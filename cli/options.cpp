@@ -248,6 +248,9 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
   option("--max-depth", o.parse.max_depth, "maximum nesting depth of input (default 10000)");
   flag("--replace-invalid-utf8", o.parse.replace_invalid_utf8,
                "replace invalid UTF-8 in strings by U+FFFD (jq's behaviour) instead of failing");
+  flag("--lenient", o.lenient,
+       "read input as jq 1.8 does: NaN, Infinity, 01, .5, 1., +1 and invalid UTF-8 (NaN: null, Infinity: the largest "
+       "double); not with --stream");
   flag("--strict", o.parse.single_value,
                "each input must be exactly one JSON text (RFC 8259): no value, or a second one, is an error");
   flag("--check", o.check, "validate JSON files: a FILE:LINE:COLUMN: error: line per problem (--check-format)");

@@ -25,6 +25,7 @@ struct options {
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: --stream, and a parse error is the event [message, path]
   parse_options parse;
+  bool lenient = false;  // --lenient: read input as jq 1.8 does (NaN, Infinity, 01, .5, 1., +1, invalid UTF-8)
   // Output.
   write_options write;
   bool raw_output = false, join_output = false, raw_output0 = false, seq = false, exit_status = false;

@@ -238,9 +238,11 @@ int run_jq(const options& o) {
   io.stream_errors = o.stream_errors;
   io.record_separators = o.seq;
   io.slurp = o.null_input && o.slurp;
+  io.lenient = o.lenient && !o.stream;
   progress_meter meter(o, o.files, progress_unit::bytes);  // (stopped before the end: end_process exits)
   io.progress = {progress_read_counter(), &progress_bytes, &progress_file_done};
   input_reporter reporter(out);
+  const bool io_lenient = io.lenient;
   input_stream inputs(std::move(io), reporter);
 
   result_format rf;
@@ -270,7 +272,7 @@ int run_jq(const options& o) {
     return !sink.broken_pipe && sink.error.empty();
   };
 
-  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
+  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream && !io_lenient;
   if (o.null_input) {
     run_one(filter::value());
   } else if (o.slurp) {

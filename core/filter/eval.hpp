@@ -307,5 +307,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
 bool parse_json_text(std::string_view text, value& out, std::string& error);
 // The same with jq 1.8's reader: its leniency and its error texts (jq_json.cpp).
 bool parse_json_jq(std::string_view text, value& out, std::string& error);
+// A stream of values (--lenient input) with jq 1.8's reader: the values before an error are in `out`.
+bool parse_json_jq_stream(std::string_view text, std::vector<value>& out, std::string& error);
 
 }  // namespace jview::filter::detail

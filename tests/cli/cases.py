@@ -326,8 +326,8 @@ def cases(shared):
           stderr='jview: error: bad.json:3:3: unexpected character\n    x]\n    ^\n'),
         c("column counts characters", ["."], '["é", "ü", x]', exit=5,
           stderr='jview: error: <stdin>:1:12: unexpected character\n  ["é", "ü", x]\n             ^\n'),
-        c("leading zero", ["."], '[012]', exit=5, stderr_re=r"<stdin>:1:2: invalid number: leading zero"),
-        c("top-level leading zero", ["."], '012', exit=5, stderr_re=r"<stdin>:1:1: invalid number: leading zero"),
+        c("leading zero", ["."], '[012]', exit=5, stderr_re=r"<stdin>:1:2: 012 is not JSON \(--lenient reads it as jq does\)"),
+        c("top-level leading zero", ["."], '012', exit=5, stderr_re=r"<stdin>:1:1: 012 is not JSON \(--lenient"),
         c("literal runs into letters", ["."], 'truex', exit=5, stderr_re=r"<stdin>:1:5: invalid literal"),
         c("number runs into letters", ["."], '1x', exit=5, stderr_re=r"<stdin>:1:2: invalid number"),
         c("bad literal", ["."], 'tru', exit=5, stderr_re=r"<stdin>:1:1: invalid literal"),
@@ -537,5 +537,27 @@ def cases(shared):
         c('-n -s: input is the slurped array', ['-n', '-s', '-c', '., input'], '1 2', stdout='null\n[1,2]\n'),
         c('-n -s: inputs gives the one array', ['-n', '-s', '-c', '[inputs]'], '1 2', stdout='[[1,2]]\n'),
         c('-n -s --stream: the events slurped', ['-n', '-s', '-c', '--stream', 'input'], '[1]', stdout='[[[0],1],[[0]]]\n'),
+        # --- --lenient: input read as jq 1.8 reads it (outputs from jq 1.8.2 without the option); the strict error
+        # names the option.
+        c("--lenient reads NaN, Infinity and numbers as jq 1.8", ["--lenient", "-c", "."],
+          '[NaN,nan,-nan,Infinity,-Infinity,infinity,01,.5,1.,+1] {"a":nan}',
+          stdout='[null,null,null,1.7976931348623157e+308,-1.7976931348623157e+308,1.7976931348623157e+308,1,0.5,1,1]\n'
+                 '{"a":null}\n'),
+        c("--lenient reads invalid UTF-8 as U+FFFD", ["--lenient", "-c", ". , explode"], b'"a\xffb\xc0\x80"',
+          stdout='"a\ufffdb\ufffd\ufffd"\n[97,65533,98,65533,65533]\n'),
+        c("--lenient skips a byte order mark", ["--lenient", "-c", "."], b'\xef\xbb\xbf[1]', stdout='[1]\n'),
+        c("--lenient with -n and inputs", ["--lenient", "-n", "-c", "[inputs]"], 'NaN 1 [2]', stdout='[null,1,[2]]\n'),
+        c("--lenient: a parse error after the values before it", ["--lenient", "-c", "."], '1 [2,', stdout='1\n',
+          stderr="jview: error: <stdin>: Unfinished JSON term at EOF at line 1, column 5\n", exit=5),
+        c("strict: NaN names --lenient", ["-c", "."], '{"a":NaN}', stdout='',
+          stderr_re=r"^jview: error: <stdin>:1:6: NaN is not JSON \(--lenient reads it as jq does\)\n", exit=5),
+        c("strict: -Infinity, 01, .5, 1. and +1 name --lenient", ["-c", ".[]"], '[-Infinity]', stdout='',
+          stderr_re=r"^jview: error: <stdin>:1:3: -Infinity is not JSON \(--lenient", exit=5),
+        c("strict: a leading zero names --lenient", ["-c", "."], '[01]', stdout='',
+          stderr_re=r"^jview: error: <stdin>:1:2: 01 is not JSON \(--lenient", exit=5),
+        c("strict: 1. names --lenient", ["-c", "."], '[1.]', stdout='',
+          stderr_re=r"^jview: error: <stdin>:1:4: 1\. is not JSON \(--lenient", exit=5),
+        c("strict: invalid UTF-8 names --lenient", ["-c", "."], b'["a\xff"]', stdout='',
+          stderr_re=r"^jview: error: <stdin>:1:4: invalid UTF-8 \(--lenient reads it as jq does\)", exit=5),
     ]
     return out

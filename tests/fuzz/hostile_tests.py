@@ -202,7 +202,7 @@ TRUNC_DOCS = [
 BAD_UTF8 = [b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
             b"\xf5\x80\x80\x80", b"\xf8", b"\xfe", b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98"]
 
-TRUNC_MESSAGES = (rb"(unexpected end of input|unterminated string|invalid literal|invalid number|"
+TRUNC_MESSAGES = (rb"(unexpected end of input|unterminated string|invalid literal|invalid number|is not JSON|"
                   rb"invalid \\u escape in string|lone surrogate in \\u escape|invalid UTF-8)")
 
 

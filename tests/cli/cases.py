@@ -559,5 +559,9 @@ def cases(shared):
           stderr_re=r"^jview: error: <stdin>:1:4: 1\. is not JSON \(--lenient", exit=5),
         c("strict: invalid UTF-8 names --lenient", ["-c", "."], b'["a\xff"]', stdout='',
           stderr_re=r"^jview: error: <stdin>:1:4: invalid UTF-8 \(--lenient reads it as jq does\)", exit=5),
+        # --- Issue 22: dates in a time zone, as jq 1.8 (the broken-down time normalised by mktime/timegm).
+        c("strflocaltime: %z and %Z of the date's own zone and DST (TZ=Europe/Paris)", ['-n', '-c', '[0, 1720000000 | strflocaltime("%H %z %Z")], ([2024,6,3,9,46,40,3,184], [2024,2,31,2,30,0,0,0] | strflocaltime("%F %T %z %Z"))'], '', env={'TZ': 'Europe/Paris'}, stdout='["01 +0100 CET","11 +0200 CEST"]\n"2024-07-03 09:46:40 +0200 CEST"\n"2024-03-31 03:30:00 +0200 CEST"\n'),
+        c('strflocaltime in New York (TZ=America/New_York)', ['-n', '-c', '[2024,0,1] , [2024,6,1] | strflocaltime("%F %z %Z")'], '', env={'TZ': 'America/New_York'}, stdout='"2024-01-01 -0500 EST"\n"2024-07-01 -0400 EDT"\n'),
+        c('strftime is GMT whatever TZ says', ['-n', '-c', '1720000000 | strftime("%H %z %Z"), (localtime | strftime("%Z"))'], '', env={'TZ': 'Europe/Paris'}, stdout='"09 +0000 GMT"\n"GMT"\n'),
     ]
     return out

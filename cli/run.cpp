@@ -155,7 +155,8 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
                        e.column, e.source_line);
     msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
     msg.append(static_cast<std::size_t>(e.length), '^');
-  } else if (e.message.rfind("module not found", 0) == 0) {
+  } else if (e.message.rfind("module not found", 0) == 0 ||
+             e.message.rfind("module names must not", 0) == 0) {
     msg += "\n";  // jq's message for a missing module ends in a newline of its own
   }
   msg += "\n";
@@ -170,6 +171,21 @@ std::unique_ptr<filter::program> compile_program(const options& o, int& status) 
   filter::compile_options copts;
   for (const options::positional_arg& a : o.positional_args) copts.positional_args.push_back({a.text, a.json});
   copts.library_paths = o.library_paths;
+  // get_prog_origin and get_jq_origin as jq 1.8 finds them: the real path of the -f file's directory (else of the
+  // current directory) and the directory of the running executable.
+  auto real = [](const std::string& path) {
+    char* r = ::realpath(path.c_str(), nullptr);
+    std::string out = r != nullptr ? std::string(r) : std::string();
+    std::free(r);
+    return out;
+  };
+  if (!o.from_file.empty()) {
+    const std::size_t slash = o.from_file.rfind('/');
+    copts.program_origin = real(slash == std::string::npos ? std::string(".") : o.from_file.substr(0, slash + (slash == 0)));
+  } else {
+    copts.program_origin = real(".");
+  }
+  if (std::string exe = real("/proc/self/exe"); !exe.empty()) copts.jq_origin = exe.substr(0, std::max<std::size_t>(exe.rfind('/'), 1));
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     const char* eq = std::strchr(*e, '=');
     if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));

@@ -152,6 +152,7 @@ class program_impl final : public program {
   std::vector<std::unique_ptr<module_info>> modules;       // every loaded module (cached by file)
   std::vector<std::string> library_paths;                  // -L
   std::string home;                                        // $HOME from compile_options::environment ("~" in paths)
+  std::string program_origin, jq_origin;                   // get_prog_origin, get_jq_origin (empty: null)
   std::deque<std::string> module_sources;  // texts of loaded modules (error locations); a deque: loading a module
                                            // while another one's text is in use (import chains) moves no text
   std::unique_ptr<std::vector<std::pair<std::string, module_info*>>> main_imports;

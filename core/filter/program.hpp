@@ -60,6 +60,9 @@ struct compile_options {
   std::vector<positional_arg> positional_args;
   std::vector<std::string> library_paths;                        // -L
   std::vector<std::pair<std::string, std::string>> environment;  // $ENV / env; HOME: "~" and ~/.jq (cli reads environ)
+  // get_prog_origin (the -f file's directory, else the current one) and get_jq_origin (the executable's directory),
+  // found by cli as jq 1.8 finds them; empty gives null.
+  std::string program_origin, jq_origin;
   // The evaluator's shortcuts (core/filter/fast_paths.cpp lists them). Off, every construct takes the general
   // evaluation, with the same outputs and errors: the tests run both ways.
   bool fast_paths = true;

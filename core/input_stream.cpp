@@ -94,7 +94,13 @@ std::string input_stream::read_everything() {
 }
 
 bool input_stream::next(filter::value& out) {
-  if (o_.slurp && !o_.raw) {  // (-R -s is one string already: read_everything)
+  if (o_.slurp && o_.raw) {  // -n -R -s: the whole text as one string
+    if (slurped_) return false;
+    slurped_ = true;
+    out = filter::value::string(read_everything());
+    return true;
+  }
+  if (o_.slurp && !o_.raw) {
     if (slurped_) return false;
     slurped_ = true;
     o_.slurp = false;

@@ -587,5 +587,7 @@ def cases(shared):
           stdout_re=r'^"/.+/prog"\n$'),
         c("get_prog_origin: the current directory; get_jq_origin: the executable's", ["-n", "-c",
           "[get_prog_origin, get_jq_origin] | map(type == \"string\" and startswith(\"/\"))"], "", stdout="[true,true]\n"),
+        c("-n -R -s: input is the whole text", ["-n", "-R", "-s", "-c", "input, try input catch ."], "1 2\n[3]",
+          stdout='"1 2\\n[3]"\n"break"\n'),
     ]
     return out

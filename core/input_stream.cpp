@@ -232,6 +232,10 @@ std::string strict_message(const source_location& loc, error_code code) {
   std::size_t b = at, e = at;
   while (b > 0 && word(text[b - 1])) --b;
   while (e < text.size() && word(text[e])) ++e;
+  // Only a whole token counts: between structural characters or spaces (or the line's ends).
+  auto delim = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == ',' || c == ':' || c == '[' ||
+                                   c == ']' || c == '{' || c == '}'; };
+  if ((b > 0 && !delim(text[b - 1])) || (e < text.size() && !delim(text[e]))) return plain;
   const std::string_view tok = text.substr(b, e - b);
   std::string_view body = tok;
   if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);

@@ -242,7 +242,8 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
                        e.column, e.source_line);
     msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
     msg.append(static_cast<std::size_t>(e.length), '^');
-  } else if (e.message.rfind("module not found", 0) == 0) {
+  } else if (e.message.rfind("module not found", 0) == 0 ||
+             e.message.rfind("module names must not", 0) == 0) {
     msg += "\n";  // jq's message for a missing module ends in a newline of its own
   }
   msg += "\n";
@@ -264,25 +265,43 @@ struct program_text {
 
 bool prepare_program(const options& o, program_text& pt, int& status) {
   filter::compile_options& copts = pt.copts;
-  copts.string_args = o.string_args;
-  copts.json_args = o.json_args;
-  copts.positional_strings = o.positional_strings;
-  copts.positional_json = o.positional_json;
+  for (const options::positional_arg& a : o.positional_args) copts.positional_args.push_back({a.text, a.json});
   copts.library_paths = o.library_paths;
+  // get_prog_origin and get_jq_origin as jq 1.8 finds them: the real path of the -f file's directory (else of the
+  // current directory) and the directory of the running executable.
+  auto real = [](const std::string& path) {
+    char* r = ::realpath(path.c_str(), nullptr);
+    std::string out = r != nullptr ? std::string(r) : std::string();
+    std::free(r);
+    return out;
+  };
+  if (!o.from_file.empty()) {
+    const std::size_t slash = o.from_file.rfind('/');
+    copts.program_origin = real(slash == std::string::npos ? std::string(".") : o.from_file.substr(0, slash + (slash == 0)));
+  } else {
+    copts.program_origin = real(".");
+  }
+  if (std::string exe = real("/proc/self/exe"); !exe.empty()) copts.jq_origin = exe.substr(0, std::max<std::size_t>(exe.rfind('/'), 1));
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     const char* eq = std::strchr(*e, '=');
     if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
   }
   status = exit_usage;
-  for (const auto& [name, path] : o.raw_files) {
+  // In command-line order; a name given before is skipped, its file not read (jq 1.8 keeps the first).
+  std::vector<std::string_view> seen;
+  for (const options::named_arg& a : o.named_args) {
+    if (std::find(seen.begin(), seen.end(), std::string_view(a.name)) != seen.end()) continue;
+    seen.push_back(a.name);
+    using k = options::named_arg::kind;
     std::string text;
-    if (!read_file_text(path, text, name)) return false;
-    copts.string_args.emplace_back(name, std::move(text));
-  }
-  for (const auto& [name, path] : o.slurp_files) {
-    std::string json;
-    if (!slurp_file_json(name, path, o.parse, json)) return false;
-    copts.json_args.emplace_back(name, std::move(json));
+    if (a.k == k::rawfile) {
+      if (!read_file_text(a.value, text, a.name)) return false;
+    } else if (a.k == k::slurpfile) {
+      if (!slurp_file_json(a.name, a.value, o.parse, text)) return false;
+    } else {
+      text = a.value;
+    }
+    copts.named_args.push_back({a.name, std::move(text), a.k == k::json || a.k == k::slurpfile});
   }
   pt.source = o.filter;
   if (!o.from_file.empty()) {
@@ -333,7 +352,8 @@ int run_jq(const options& o) {
   output_buffer out(&fd_sink::write, &sink);
   const output_guard guard(out, sink);  // out of memory or SIGBUS: the whole values buffered are still written
   write_options wo = o.write;
-  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && std::getenv("NO_COLOR") == nullptr);
+  const char* no_color = std::getenv("NO_COLOR");  // set and not empty (the convention, and jq 1.8)
+  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && (no_color == nullptr || *no_color == '\0'));
   if (wo.color) {
     if (const char* jc = std::getenv("JQ_COLORS"); jc != nullptr && !wo.colors.apply(jc))
       eprint("Failed to set $JQ_COLORS\n");
@@ -345,9 +365,12 @@ int run_jq(const options& o) {
   io.stream = o.stream;
   io.stream_errors = o.stream_errors;
   io.record_separators = o.seq;
+  io.slurp = o.null_input && o.slurp;
+  io.lenient = o.lenient && !o.stream;
   progress_meter meter(o, o.files, progress_unit::bytes);  // (stopped before the end: end_process exits)
   io.progress = {progress_read_counter(), &progress_bytes, &progress_file_done};
   input_reporter reporter(out);
+  const bool io_lenient = io.lenient;
   input_stream inputs(std::move(io), reporter);
 
   result_format rf;
@@ -389,7 +412,7 @@ int run_jq(const options& o) {
     return !sink.broken_pipe && sink.error.empty();
   };
 
-  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
+  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream && !io_lenient;
   // Several threads for a stream of values, when the program sees only its own input (decided here, once).
   const unsigned threads = thread_count(o);
   parallel_options po;
@@ -397,7 +420,7 @@ int run_jq(const options& o) {
   if (const char* e = std::getenv("JVIEW_CHUNK_SIZE"); e != nullptr && std::strtoul(e, nullptr, 10) > 0)
     po.chunk_size = std::strtoul(e, nullptr, 10);
   bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.stream_errors &&
-                  !o.seq && !o.parse.single_value && !o.unbuffered && !prog->reads_inputs() && !meter.running() &&
+                  !o.seq && !o.parse.single_value && !o.unbuffered && !io_lenient && !prog->reads_inputs() && !meter.running() &&
                   worth_threads(o, po.chunk_size);
   bool any_output = false, last_truthy = true;
   if (parallel) {

@@ -39,6 +39,10 @@ struct input_options {
   bool stream = false;         // --stream: jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: a parse error as the last event [message, path]
   bool record_separators = false;  // --seq: RS (0x1e) may stand between values
+  bool slurp = false;          // -n -s: the one input (for `input`) is the array of all values, as jq 1.8
+  // --lenient: each input is read whole by jq 1.8's own reader (NaN, Infinity, 01, .5, 1., +1, invalid UTF-8),
+  // its values built (no views); next() only, never next_doc().
+  bool lenient = false;
   progress_hooks progress;
 };
 
@@ -96,6 +100,11 @@ class input_stream final : public filter::input_provider {
   std::string name_ = "<stdin>";
   std::unique_ptr<value_reader> finished_;  // the last input read to its end (its lines, for errors after it)
   bool opened_ = false;
+  bool slurped_ = false;  // -n -s: the array was handed out
+  bool next_lenient(filter::value& out);
+  std::vector<filter::value> lenient_values_;  // --lenient: the current input's values, handed out in order
+  std::size_t lenient_next_ = 0;
+  std::string lenient_error_;  // --lenient: the error after those values, reported once they are handed out
 };
 
 }  // namespace jview

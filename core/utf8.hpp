@@ -1,9 +1,11 @@
 // core/utf8.hpp: scalar UTF-8 helpers shared by the parser, the document and the writer: strict decoding of one
-// sequence (no overlongs, no surrogates, nothing above U+10FFFF) and encoding of a code point.
+// sequence (no overlongs, no surrogates, nothing above U+10FFFF), encoding of a code point, and jq 1.8's rule for
+// replacing invalid sequences by U+FFFD (jq_step, replace_invalid).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace jview::utf8 {
 
@@ -65,6 +67,66 @@ inline constexpr std::uint32_t k_replacement = 0xfffd;
 inline void append(std::string& out, std::uint32_t cp) {
   char bytes[4];
   out.append(bytes, static_cast<std::size_t>(encode(bytes, cp) - bytes));
+}
+
+// One step of jq 1.8's decoder (its jvp_utf8_next) at p < end, *p >= 0x80: the number of bytes it takes; `valid`
+// says whether they were one well-formed sequence. A byte that starts no sequence (continuation bytes, C0, C1,
+// F5-FF) is one bad byte; a sequence cut by a byte that is not a continuation ends before that byte; a sequence cut
+// by the end of the text takes the rest of it. Overlongs, surrogates and code points above U+10FFFF are one bad
+// sequence of their full length. Each bad step becomes one U+FFFD.
+inline std::size_t jq_step(const unsigned char* p, const unsigned char* end, bool& valid) noexcept {
+  const unsigned c = p[0];
+  const std::size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  valid = false;
+  if (len == 0) return 1;
+  const std::size_t avail = static_cast<std::size_t>(end - p);
+  if (len > avail) return avail;
+  for (std::size_t i = 1; i < len; ++i)
+    if ((p[i] & 0xc0) != 0x80) return i;
+  std::uint32_t cp;
+  valid = decode(p, end, cp) == len;
+  return len;
+}
+
+// The text with each bad step of jq_step replaced by U+FFFD, as jq 1.8 makes every string that enters it from
+// outside the JSON parser (arguments, raw input lines, files, the environment, program literals). False, and `out`
+// untouched, when the text is valid UTF-8 already.
+inline bool replace_invalid(std::string_view s, std::string& out) {
+  const unsigned char* const begin = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char* const end = begin + s.size();
+  const unsigned char* p = begin;
+  bool valid = true;
+  while (p < end && valid) {
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    const std::size_t k = jq_step(p, end, valid);
+    if (valid) p += k;
+  }
+  if (valid) return false;
+  std::string r(s.substr(0, static_cast<std::size_t>(p - begin)));
+  while (p < end) {
+    if (*p < 0x80) {
+      r.push_back(static_cast<char>(*p++));
+      continue;
+    }
+    bool ok;
+    const std::size_t k = jq_step(p, end, ok);
+    if (ok)
+      r.append(reinterpret_cast<const char*>(p), k);
+    else
+      append(r, k_replacement);
+    p += k;
+  }
+  out = std::move(r);
+  return true;
+}
+
+// s as valid UTF-8 (replace_invalid's rule); s itself when it is valid.
+inline std::string valid_or_replaced(std::string s) {
+  std::string r;
+  return replace_invalid(s, r) ? r : s;
 }
 
 // Value of one hex digit, or -1.

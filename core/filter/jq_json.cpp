@@ -29,7 +29,7 @@ struct frame {
 
 class jq_reader {
  public:
-  explicit jq_reader(std::string_view text) : text_(text) {}
+  explicit jq_reader(std::string_view text, std::vector<value>* stream = nullptr) : text_(text), stream_(stream) {}
 
   bool run(value& out, std::string& err) {
     for (pos_ = 0; pos_ < text_.size(); ++pos_) {
@@ -48,6 +48,7 @@ class jq_reader {
     if (in_string_) return fail("Unfinished string", true, err);
     if (const char* e = check_literal()) return fail(e, true, err);
     if (!stack_.empty()) return fail("Unfinished JSON term", true, err);
+    if (stream_ != nullptr) return true;
     if (values_ == 0) {
       err = "Expected JSON value";
       return false;
@@ -117,8 +118,12 @@ class jq_reader {
   }
 
   void finish_top() {
-    result_ = std::move(next_);
     has_next_ = false;
+    if (stream_ != nullptr) {  // a stream of values: each is handed out, none is "extra"
+      stream_->push_back(std::move(next_));
+      return;
+    }
+    result_ = std::move(next_);
     ++values_;
     done_ = true;
   }
@@ -190,7 +195,7 @@ class jq_reader {
         default: return "Invalid escape";
       }
     }
-    return add_value(value::string(std::move(s)));
+    return add_value(value::string(utf8::valid_or_replaced(std::move(s))));  // raw bytes: U+FFFD, as jq
   }
 
   const char* token(char c) {
@@ -272,6 +277,7 @@ class jq_reader {
   }
 
   std::string_view text_;
+  std::vector<value>* stream_;
   std::size_t pos_ = 0;
   int line_ = 1, column_ = 0;
   bool in_string_ = false, escaped_ = false, done_ = false;
@@ -289,6 +295,12 @@ class jq_reader {
 bool parse_json_jq(std::string_view text, value& out, std::string& error) {
   jq_reader r(text);
   return r.run(out, error);
+}
+
+bool parse_json_jq_stream(std::string_view text, std::vector<value>& out, std::string& error) {
+  jq_reader r(text, &out);
+  value unused;
+  return r.run(unused, error);
 }
 
 }  // namespace jview::filter::detail

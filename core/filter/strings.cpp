@@ -520,6 +520,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
         case '&': out += "&amp;"; break;
         case '\'': out += "&apos;"; break;
         case '"': out += "&quot;"; break;
+        case '\0': out += "\\0"; break;  // jq 1.8's escaping writes NUL as \0 in every format
         default: out.push_back(c);
       }
     }
@@ -590,7 +591,10 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
             out.push_back('"');
             for (char c : s) {
               if (c == '"') out.push_back('"');
-              out.push_back(c);
+              if (c == '\0')
+                out += "\\0";
+              else
+                out.push_back(c);
             }
             out.push_back('"');
           } else {
@@ -600,6 +604,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
                 case '\t': out += "\\t"; break;
                 case '\n': out += "\\n"; break;
                 case '\r': out += "\\r"; break;
+                case '\0': out += "\\0"; break;  // jq 1.8
                 default: out.push_back(c);
               }
             }
@@ -621,6 +626,8 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
           for (char c : s) {
             if (c == '\'')
               out += "'\\''";
+            else if (c == '\0')
+              out += "\\0";
             else
               out.push_back(c);
           }

@@ -202,7 +202,8 @@ TRUNC_DOCS = [
 BAD_UTF8 = [b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
             b"\xf5\x80\x80\x80", b"\xf8", b"\xfe", b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98"]
 
-TRUNC_MESSAGES = (rb"(unexpected end of input|unterminated string|invalid literal|invalid number|"
+LENIENT_HINT = rb"( \(--lenient reads it as jq does\))?"
+TRUNC_MESSAGES = (rb"(unexpected end of input|unterminated string|invalid literal|invalid number|[-+.0-9]+ is not JSON|"
                   rb"invalid \\u escape in string|lone surrogate in \\u escape|invalid UTF-8)")
 
 
@@ -282,7 +283,8 @@ def invalid_utf8_everywhere(s):
         else:
             r = run(s.jv("-c", "."), data)
             where = b"<stdin>"
-        msg = rb"invalid UTF-8" if k in inside else rb"[a-z',:{}\[\] ]+"
+        # (the strict reader names --lenient, which reads such input as jq does)
+        msg = (rb"invalid UTF-8" if k in inside else rb"[a-z',:{}\[\] ]+") + LENIENT_HINT
         pat = b"^jview: error: " + re.escape(where) + f":{line}:{col}: ".encode() + msg + b"\n"
         return (k, bad, via), s.problems(r, exit=5, stdout=before, stderr_re=pat)
 
@@ -333,7 +335,7 @@ def truncation_everywhere(s):
                 where = b"<stdin>"
             if clean:
                 return job, s.problems(r, exit=0, stdout=b"".join(lines[:m]), stderr=b"")
-            pat = b"^jview: error: " + re.escape(where) + rb":\d+:\d+: " + TRUNC_MESSAGES + b"\n"
+            pat = b"^jview: error: " + re.escape(where) + rb":\d+:\d+: " + TRUNC_MESSAGES + LENIENT_HINT + b"\n"
             return job, s.problems(r, exit=5, stdout=b"".join(lines[:m]), stderr_re=pat)
 
         # Every cut as a mapped file; the two small documents also through a pipe.

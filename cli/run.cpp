@@ -340,6 +340,16 @@ std::unique_ptr<filter::program> compile_program(const options& o, int& status) 
   return compile_text(pt, status);
 }
 
+// The exit status after halt / halt_error: its code; with -e, jq 1.8's exit(abs(code)) (INT_MIN, its NaN, stays
+// negative: status 0), and -4, its "no output" code, exits as -e says for the inputs before the halting one
+// (`last_result`: 1 the last that ended well with outputs had a truthy last output, 0 not, -1 none).
+int halt_status(const options& o, int code, int raw, int last_result) {
+  if (!o.exit_status) return code;
+  if (raw == -4) return last_result < 0 ? exit_no_output : last_result == 0 ? exit_false : exit_ok;
+  if (raw < 0) return raw == INT_MIN ? 0 : -raw;
+  return code;
+}
+
 int run_jq(const options& o) {
   // Compile first: a compile error must not consume input.
   int compiled = exit_ok;
@@ -394,16 +404,7 @@ int run_jq(const options& o) {
     const program_runner::outcome r = runner.run(input, &inputs);
     inputs.set_in_program(false);
     if (r == program_runner::outcome::halted) {
-      status = runner.halt_code();
-      if (o.exit_status) {
-        // jq 1.8 with -e: exit(abs(code)) (INT_MIN, its NaN, stays negative: status 0); -4 is its "no output"
-        // code, which exits as -e says for the inputs before this one.
-        const int raw = runner.halt_code_raw();
-        if (raw == -4)
-          status = last_result < 0 ? exit_no_output : last_result == 0 ? exit_false : exit_ok;
-        else if (raw < 0)
-          status = raw == INT_MIN ? 0 : -raw;
-      }
+      status = halt_status(o, runner.halt_code(), runner.halt_code_raw(), last_result);
       halted = true;
       return false;
     }
@@ -438,7 +439,8 @@ int run_jq(const options& o) {
         out, pm);
     parallel = r.started;  // else: no threads to be had, nothing read yet
     halted = r.halted;
-    status = r.halted ? r.halt_code : r.ran && r.last_failed ? exit_runtime : exit_ok;
+    status = r.halted ? halt_status(o, r.halt_code, r.halt_code_raw, r.last_result)
+                      : r.ran && r.last_failed ? exit_runtime : exit_ok;
     any_output = r.any_output;
     last_truthy = r.last_truthy;
   }

@@ -293,7 +293,7 @@ def invalid_utf8_everywhere(s):
     # Replacement mode (jq's default behaviour) turns the same inputs into values.
     s.case("invalid UTF-8 with --replace-invalid-utf8 becomes U+FFFD", s.jv("-c", "--replace-invalid-utf8", "."),
            stdin=b'{"a":"x\xffy\xc0\x80"} ["\xed\xa0\x80"]',
-           stdout='{"a":"x\ufffdy\ufffd\ufffd"}\n["\ufffd\ufffd\ufffd"]\n'.encode())
+           stdout='{"a":"x\ufffdy\ufffd\ufffd"}\n["\ufffd"]\n'.encode())
 
 
 def truncation_everywhere(s):
@@ -537,6 +537,53 @@ def linear_memory_builtins(s):
                       ('"ab" * 50000 | [splits("b"; "g")] | map(length) | add', b"50000\n"),
                       ('"x," * 100000 | split(","; null) | length', b"100001\n")):
         s.case(f"ulimit -v 500 MB: `{prog}`", s.jv("-n", prog), preexec=limit_memory(500), stdout=out, max_seconds=10)
+
+
+def jq_replace_invalid_utf8(data):
+    """jq 1.8's decoder (jvp_utf8_next) on bytes: the code points it gives, U+FFFD for each invalid sequence."""
+    out, i, n = [], 0, len(data)
+    while i < n:
+        c = data[i]
+        if c < 0x80:
+            out.append(c)
+            i += 1
+            continue
+        size = 2 if 0xC2 <= c <= 0xDF else 3 if 0xE0 <= c <= 0xEF else 4 if 0xF0 <= c <= 0xF4 else 1
+        if size == 1:
+            out.append(0xFFFD)
+            i += 1
+            continue
+        if i + size > n:
+            out.append(0xFFFD)
+            break
+        k = next((j for j in range(1, size) if data[i + j] & 0xC0 != 0x80), size)
+        if k < size:
+            out.append(0xFFFD)
+            i += k
+            continue
+        cp = c & (0x1F if size == 2 else 0x0F if size == 3 else 0x07)
+        for j in range(1, size):
+            cp = cp << 6 | data[i + j] & 0x3F
+        ok = cp >= (0x80, 0x800, 0x10000)[size - 2] and not 0xD800 <= cp <= 0xDFFF and cp <= 0x10FFFF
+        out.append(cp if ok else 0xFFFD)
+        i += size
+    return out
+
+
+def base64d_replacement(s):
+    # @base64d replaced a run of bad bytes by one U+FFFD; jq's decoder makes one per sequence it rejects (C0 80: two,
+    # ED A0 80: one). One replacer (core/utf8.hpp) for @base64d, --replace-invalid-utf8 and explode.
+    import base64
+    for raw in (b"\xc0\x80", b"\xc0\xc0\x80", b"\xed\xa0\x80", b"\xe2\x82x", b"\xe2x", b"\xf8\x80", b"\xf4\x90\x80\x80",
+                b"a\xffb\xfe", b"\xf0\x9f\x98\x80\x80"):
+        b64 = base64.b64encode(raw).decode()
+        s.case(f"@base64d of {raw!r}: jq's replacement", s.jv("-nc", f'"{b64}" | @base64d | explode'),
+               stdout=json.dumps(jq_replace_invalid_utf8(raw), separators=(",", ":")).encode() + b"\n")
+    data = random.Random(11).randbytes(1 << 20)
+    f = s.write("random1m.b64", json.dumps(base64.b64encode(data).decode()).encode())
+    s.case("@base64d of 1 MB of random bytes: jq's code points", s.jv("-c", "@base64d | explode | [length, add]", f),
+           stdout=b"[%d,%d]\n" % (len(jq_replace_invalid_utf8(data)), sum(jq_replace_invalid_utf8(data))),
+           max_seconds=10)
 
 
 def files_that_are_not_files(s):
@@ -980,6 +1027,7 @@ def main():
         s.verbose = args.verbose
         for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
                       deep_nesting, big_values, duplicate_keys, key_lookups, hash_flooding, linear_memory_builtins,
+                      base64d_replacement,
                       files_that_are_not_files, unreadable, shrinking_file, programs, closed_and_full_outputs,
                       out_of_memory, slow_pipes):
             t = time.monotonic()

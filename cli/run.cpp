@@ -155,8 +155,9 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
                        e.column, e.source_line);
     msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
     msg.append(static_cast<std::size_t>(e.length), '^');
-  } else if (e.message.rfind("module not found", 0) == 0) {
-    msg += "\n";  // jq's message for a missing module ends in a newline of its own
+  } else if (e.message.rfind("module not found", 0) == 0 || e.message.rfind("Relative paths to modules", 0) == 0 ||
+             e.message.rfind("Modules must be named", 0) == 0 || e.message.rfind("module names must not", 0) == 0) {
+    msg += "\n";  // jq's messages for a missing or misnamed module end in a newline of their own
   }
   msg += "\n";
   for (const filter::compile_error& m : e.more) msg += format_compile_error(m, false);  // jq's further messages

@@ -586,6 +586,28 @@ def base64d_replacement(s):
            max_seconds=10)
 
 
+def module_names(s):
+    # A module's name may not leave its search directories: `import "../secret" as $s;` with -L lib read
+    # lib/../secret.json. jq 1.8's rules and messages (its validate_relpath), for data and code modules.
+    os.makedirs(s.path("mods/lib/d"), exist_ok=True)
+    s.write("mods/secret.json", b'{"x":1}')
+    s.write("mods/secret.jq", b"def f: 1;")
+    s.write("mods/lib/ok.jq", b"def g: 2;")
+    s.write("mods/lib/d/d.jq", b"def h: 3;")
+    def err(msg):
+        return b"jview: error: " + msg + b"\n\njview: 1 compile error\n"
+    trav = b"Relative paths to modules may not traverse to parent directories (%s)"
+    for name, msg in (("../secret", trav % b"../secret"), ("lib/../../secret", trav % b"lib/../../secret"),
+                      ("./../secret", trav % b"./../secret"), ("..", trav % b".."), ("x/..", trav % b"x/.."),
+                      ("d/d", b"module names must not have equal consecutive components: d/d"),
+                      ("a\\\\b", b"Modules must be named by relative paths using '/', not '\\' (a\\b)")):
+        for form in (f'import "{name}" as $s; $s', f'import "{name}" as s; s::f', f'include "{name}"; f'):
+            s.case(f"module name `{form}` -L mods/lib: jq's error", s.jv("-L", "mods/lib", "-nc", form), stdout=b"",
+                   exit=3, stderr=err(msg))
+    s.case("module names inside the search path still work", s.jv("-L", "mods/lib", "-nc",
+           'import "ok" as o; import "./ok" as p; import "d" as d; [o::g, p::g, d::h]'), stdout=b"[2,2,3]\n")
+
+
 def files_that_are_not_files(s):
     d = "adir"
     os.makedirs(s.path(d), exist_ok=True)
@@ -1027,7 +1049,7 @@ def main():
         s.verbose = args.verbose
         for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
                       deep_nesting, big_values, duplicate_keys, key_lookups, hash_flooding, linear_memory_builtins,
-                      base64d_replacement,
+                      base64d_replacement, module_names,
                       files_that_are_not_files, unreadable, shrinking_file, programs, closed_and_full_outputs,
                       out_of_memory, slow_pipes):
             t = time.monotonic()

@@ -608,6 +608,24 @@ def module_names(s):
            'import "ok" as o; import "./ok" as p; import "d" as d; [o::g, p::g, d::h]'), stdout=b"[2,2,3]\n")
 
 
+def seq_input_resync(s):
+    # --seq input (RFC 7464), as jq 1.8 reads it: text before the first RS is abandoned; after a bad text jq warns
+    # "ignoring parse error" and goes on at the next RS; an RS inside a value truncates it; a number that ends the
+    # input without whitespace may be truncated. Exit 0. (jview stops at the first error, exit 5: not fixed yet.)
+    note = "issue 25 item 8: --seq resync after a bad text"
+    w = b"jq: ignoring parse error: "
+    for name, data, out, err in (
+            ("a bad text between good ones", b"\x1e1\n\x1egarbage\n\x1e[2]\n\x1e3\n", b"\x1e1\n\x1e[2]\n\x1e3\n",
+             w + b"Invalid numeric literal at line 3, column 0 (need RS to resync)\n"),
+            ("values without RS", b"1 2\n", b"", w + b"Unfinished abandoned text at EOF at line 2, column 0\n"),
+            ("a value truncated by RS", b'\x1e{"a":\x1e[3]\n', b"\x1e[3]\n", w + b"Truncated value at line 1, column 7\n"),
+            ("a number at the end without whitespace", b"\x1e1", b"",
+             w + b"Potentially truncated top-level numeric value at EOF at line 1, column 2\n"),
+            ("empty input", b"", b"", w + b"Unfinished abandoned text at EOF at line 1, column 0\n")):
+        s.case(f"--seq input: {name} (jq 1.8's output and warnings)", s.jv("-c", "--seq", "."), stdin=data,
+               stdout=out, stderr=err.replace(b"jq:", b"jview:"), exit=0, known=note)
+
+
 def files_that_are_not_files(s):
     d = "adir"
     os.makedirs(s.path(d), exist_ok=True)
@@ -1049,7 +1067,7 @@ def main():
         s.verbose = args.verbose
         for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
                       deep_nesting, big_values, duplicate_keys, key_lookups, hash_flooding, linear_memory_builtins,
-                      base64d_replacement, module_names,
+                      base64d_replacement, module_names, seq_input_resync,
                       files_that_are_not_files, unreadable, shrinking_file, programs, closed_and_full_outputs,
                       out_of_memory, slow_pipes):
             t = time.monotonic()

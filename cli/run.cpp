@@ -47,6 +47,9 @@ class input_reporter final : public input_stream::reporter {
     write_stderr("jview: error: " + where_and_what + "\n" + format_excerpt(loc));
     status = std::max(status, static_cast<int>(exit_runtime));
   }
+  void parse_ignored(const std::string& what) override {  // jq 1.8's --seq warning; the exit status stays
+    write_stderr("jview: ignoring parse error: " + what + "\n");
+  }
   int status = exit_ok;
 
  private:

@@ -611,8 +611,8 @@ def module_names(s):
 def seq_input_resync(s):
     # --seq input (RFC 7464), as jq 1.8 reads it: text before the first RS is abandoned; after a bad text jq warns
     # "ignoring parse error" and goes on at the next RS; an RS inside a value truncates it; a number that ends the
-    # input without whitespace may be truncated. Exit 0. (jview stops at the first error, exit 5: not fixed yet.)
-    note = "issue 25 item 8: --seq resync after a bad text"
+    # input without whitespace may be truncated. Exit 0. (jview stopped at the first error, exit 5.)
+    note = None
     w = b"jq: ignoring parse error: "
     for name, data, out, err in (
             ("a bad text between good ones", b"\x1e1\n\x1egarbage\n\x1e[2]\n\x1e3\n", b"\x1e1\n\x1e[2]\n\x1e3\n",
@@ -621,7 +621,17 @@ def seq_input_resync(s):
             ("a value truncated by RS", b'\x1e{"a":\x1e[3]\n', b"\x1e[3]\n", w + b"Truncated value at line 1, column 7\n"),
             ("a number at the end without whitespace", b"\x1e1", b"",
              w + b"Potentially truncated top-level numeric value at EOF at line 1, column 2\n"),
-            ("empty input", b"", b"", w + b"Unfinished abandoned text at EOF at line 1, column 0\n")):
+            ("empty input", b"", b"", w + b"Unfinished abandoned text at EOF at line 1, column 0\n"),
+            ("jq reads on after the byte of an error", b'\x1e{"a":1,"b":[1,2,{"c":nul}]}\n\x1e"\\u00e9"\n',
+             '\x1e"\u00e9"\n'.encode(), w + b"Invalid literal at line 1, column 26 (need RS to resync)\n" + w +
+             b"Unmatched ']' at line 1, column 27 (need RS to resync)\n" + w +
+             b"Unmatched '}' at line 1, column 28 (need RS to resync)\n"),
+            ("a value cut by RS after whitespace is dropped quietly", b"\x1e[1,2\n\x1e[3]\n", b"\x1e[3]\n", b""),
+            ("a number right before RS", b"\x1e1\x1e 2 \n", b"\x1e2\n",
+             w + b"Potentially truncated top-level numeric value at line 1, column 3\n"),
+            ("a number then a bracket", b"\x1e1[2]\n", b"\x1e1\n\x1e[2]\n", b""),
+            ("a number then a closing brace", b"\x1e2}\n3\n", b"\x1e3\n",
+             w + b"Unmatched '}' at line 1, column 3 (need RS to resync)\n")):
         s.case(f"--seq input: {name} (jq 1.8's output and warnings)", s.jv("-c", "--seq", "."), stdin=data,
                stdout=out, stderr=err.replace(b"jq:", b"jview:"), exit=0, known=note)
 

@@ -54,6 +54,9 @@ class input_reporter final : public input_stream::reporter {
     write_stderr("jview: error: " + where_and_what + "\n" + format_excerpt(loc));
     status = std::max(status, static_cast<int>(exit_runtime));
   }
+  void parse_ignored(const std::string& what) override {  // jq 1.8's --seq warning; the exit status stays
+    write_stderr("jview: ignoring parse error: " + what + "\n");
+  }
   int status = exit_ok;
 
  private:
@@ -242,9 +245,9 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
                        e.column, e.source_line);
     msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
     msg.append(static_cast<std::size_t>(e.length), '^');
-  } else if (e.message.rfind("module not found", 0) == 0 ||
-             e.message.rfind("module names must not", 0) == 0) {
-    msg += "\n";  // jq's message for a missing module ends in a newline of its own
+  } else if (e.message.rfind("module not found", 0) == 0 || e.message.rfind("Relative paths to modules", 0) == 0 ||
+             e.message.rfind("Modules must be named", 0) == 0 || e.message.rfind("module names must not", 0) == 0) {
+    msg += "\n";  // jq's messages for a missing or misnamed module end in a newline of their own
   }
   msg += "\n";
   for (const filter::compile_error& m : e.more) msg += format_compile_error(m, false);  // jq's further messages

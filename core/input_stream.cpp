@@ -29,7 +29,20 @@ std::shared_ptr<doc_holder> input_stream::next_doc() {
     if (holder_ && !shared) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
     const bool copy = shared || (holder_ && holder_->doc.capacity() == 0);
     if (!holder_) holder_ = std::make_shared<doc_holder>();
-    switch (reader_->next(copy ? scratch_ : holder_->doc)) {
+    const value_reader::status got = reader_->next(copy ? scratch_ : holder_->doc);
+    if (o_.record_separators) {
+      std::vector<std::string> warnings = reader_->take_warnings();
+      if (in_program_ && !warnings.empty()) {
+        // Read by `input` / `inputs`: jq 1.8 makes the first one an error of the program.
+        pending_error_ = std::move(warnings.front());
+        return nullptr;
+      }
+      for (const std::string& w : warnings) {
+        rep_.flush();
+        rep_.parse_ignored(w);
+      }
+    }
+    switch (got) {
       case value_reader::status::value:
         if (copy) {
           if (shared) holder_ = std::make_shared<doc_holder>();

@@ -57,6 +57,8 @@ class input_stream final : public filter::input_provider {
     virtual void read_failed(const std::string& file, const std::string& why) = 0;
     // A parse error outside the program: "FILE:LINE:COLUMN: message" and the excerpt (format_excerpt).
     virtual void parse_failed(const std::string& where_and_what, const source_location& loc) = 0;
+    // --seq: a text jq skips, with its warning ("Truncated value at line 1, column 7"); reading goes on.
+    virtual void parse_ignored(const std::string& what) = 0;
   };
 
   input_stream(input_options opts, reporter& rep);

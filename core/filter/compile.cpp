@@ -512,8 +512,29 @@ std::vector<std::string> search_dirs(const program_impl& prog, const value& meta
   return dirs;
 }
 
+[[noreturn]] void module_error(const std::string& msg);
+
+// jq 1.8's rules for a module's name (its validate_relpath), checked before any file is looked for: no backslash,
+// no ".." component (a module never reaches outside its search directories: `import "../secret"` with `-L lib`
+// would read lib/../secret.json), no component equal to the one before it. The messages are jq's.
+void check_module_name(const std::string& rel) {
+  if (rel.find('\\') != std::string::npos)
+    module_error("Modules must be named by relative paths using '/', not '\\' (" + rel + ")");
+  std::string_view prev;
+  for (std::size_t at = 0, i = 0;; ++i) {
+    const std::size_t slash = rel.find('/', at);
+    const std::string_view part = std::string_view(rel).substr(at, slash == std::string::npos ? slash : slash - at);
+    if (part == "..") module_error("Relative paths to modules may not traverse to parent directories (" + rel + ")");
+    if (i > 0 && part == prev) module_error("module names must not have equal consecutive components: " + rel);
+    if (slash == std::string::npos) break;
+    prev = part;
+    at = slash + 1;
+  }
+}
+
 std::string find_module_file(const program_impl& prog, const std::string& rel, const value& meta,
                              const std::string& origin, const char* ext) {
+  check_module_name(rel);
   const std::size_t slash = rel.rfind('/');
   const std::string base = slash == std::string::npos ? rel : rel.substr(slash + 1);
   for (const std::string& d : search_dirs(prog, meta, origin)) {

@@ -69,7 +69,10 @@ def cases(shared):
         c("raw output0: the identity program checks for NUL too (jq 1.8)", ["--raw-output0", "."], '"a\\u0000b" "c"',
           stdout="c\x00", exit=0,
           stderr="jview: error (at <stdin>:0): Cannot dump a string containing NUL with --raw-output0 option\n"),
-        c("seq", ["--seq", "-c", "."], '[1] 2', stdout='\x1e[1]\n\x1e2\n'),
+        c("seq", ["--seq", "-c", "."], '\x1e[1] 2\n', stdout='\x1e[1]\n\x1e2\n'),
+        # jq 1.8 reads --seq input as RS-separated: text before the first RS is abandoned.
+        c("seq input without RS", ["--seq", "-c", "."], '[1] 2', stdout='', exit=0,
+          stderr='jview: ignoring parse error: Unfinished abandoned text at EOF at line 1, column 5\n'),
         # --stream: jq 1.8's events ([path, leaf], and [path of the last member] when a container closes).
         c("stream events", ["--stream", "-c", "."], '[[1,2],{"b":[null]},{}] 3',
           stdout='[[0,0],1]\n[[0,1],2]\n[[0,1]]\n[[1,"b",0],null]\n[[1,"b",0]]\n[[1,"b"]]\n[[2],{}]\n[[2]]\n[[],3]\n'),
@@ -247,7 +250,10 @@ def cases(shared):
           stdout='[1,"<stdin>:2:1: unexpected end of input"]\n', exit=0, stderr=""),
         # --- --seq input: RS (0x1e) may stand between values (RFC 7464).
         c("seq input", ["--seq", "-c", "."], "\x1e[1]\n\x1e2\n", stdout="\x1e[1]\n\x1e2\n"),
-        c("seq input with inputs", ["--seq", "-n", "-c", "[inputs]"], "\x1e[1]\n\x1e\x1e 2", stdout="\x1e[[1],2]\n"),
+        c("seq input with inputs", ["--seq", "-n", "-c", "[inputs]"], "\x1e[1]\n\x1e\x1e 2\n", stdout="\x1e[[1],2]\n"),
+        c("seq input: a warning read by inputs is the program's error", ["--seq", "-n", "-c", "[inputs]"],
+          "\x1e[1]\n\x1e\x1e 2", stdout="", exit=5,
+          stderr="jview: error (at <stdin>:1): Potentially truncated top-level numeric value at EOF at line 2, column 4\n"),
         c("RS without --seq is an error", ["-c", "."], "\x1e[1]", stdout="", exit=5, stderr_re="unexpected character"),
         c("-e with halt: halt's status, 0 (jq 1.8)", ["-n", "-e", "halt"], stdout="", exit=0),
         c("-e with false then halt: 0 (jq 1.8)", ["-n", "-e", "false, halt"], stdout="false\n", exit=0),

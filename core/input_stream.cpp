@@ -227,10 +227,7 @@ void input_stream::report_read_error() {
   rep_.read_failed(reader_->name(), reader_->io_error());
 }
 
-namespace {
-
-// The strict reader's message for what jq 1.8 would read (--lenient): NaN, Infinity and the like, numbers such as
-// 01, .5, 1. and +1, invalid UTF-8; the error's code otherwise. The token is found around the error's column.
+// The token is found around the error's column.
 std::string strict_message(const source_location& loc, error_code code) {
   const std::string plain(error_message(code));
   if (code == error_code::invalid_utf8) return plain + " (--lenient reads it as jq does)";
@@ -277,8 +274,6 @@ std::string strict_message(const source_location& loc, error_code code) {
   if (!lenient) return plain;
   return std::string(tok) + " is not JSON (--lenient reads it as jq does)";
 }
-
-}  // namespace
 
 void input_stream::report_parse_error() {
   // Values before the error are already written: flush them first so the order on a terminal is right.

@@ -46,6 +46,10 @@ struct input_options {
   progress_hooks progress;
 };
 
+// A parse error's message as the strict reader words it: for what jq 1.8 would read (--lenient: NaN, Infinity,
+// numbers such as 01, .5, 1. and +1, invalid UTF-8) it names the option; otherwise error_message(code).
+std::string strict_message(const source_location& loc, error_code code);
+
 class input_stream final : public filter::input_provider {
  public:
   // What the caller is told. Each call comes after flush(), so that the values before a problem are out first.

@@ -527,7 +527,7 @@ class direct_sink final : public piece_sink {
     source_location l = loc;
     l.line += base_;
     l.byte_offset += offset_;
-    rep_.parse_failed(format_location_line(name_, l, error_message(code)), l);
+    rep_.parse_failed(format_location_line(name_, l, strict_message(l, code)), l);
   }
   void read_error(const std::string& why) override {
     out_.flush();
@@ -626,7 +626,7 @@ class replayer {
           source_location l = e.loc;
           l.line += base_;
           l.byte_offset += offset_;
-          rep_.parse_failed(format_location_line(*name_, l, error_message(e.code)), l);
+          rep_.parse_failed(format_location_line(*name_, l, strict_message(l, e.code)), l);
           break;
         }
         case piece_log::kind::read_error: rep_.read_failed(*name_, e.text); break;

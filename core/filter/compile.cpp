@@ -557,21 +557,6 @@ std::string find_module_file(const program_impl& prog, const std::string& rel, c
   throw e;
 }
 
-// jq 1.8's rule on module names: no two equal consecutive components ("a/a").
-void check_module_name(const std::string& rel) {
-  std::string_view prev;
-  std::size_t start = 0;
-  for (bool first = true;; first = false) {
-    const std::size_t slash = rel.find('/', start);
-    const std::string_view part = std::string_view(rel).substr(start, slash == std::string::npos ? std::string::npos
-                                                                                                  : slash - start);
-    if (!first && part == prev) module_error("module names must not have equal consecutive components: " + rel);
-    if (slash == std::string::npos) break;
-    prev = part;
-    start = slash + 1;
-  }
-}
-
 }  // namespace
 
 // Resolves a module's imports (code and data) into `imports` / `data`, and records modulemeta's "deps".
@@ -609,7 +594,6 @@ void bind_imports(program_impl& prog, const std::vector<import_directive>& imps,
 detail::module_info* detail::program_impl::load_module(const std::string& rel, const value& meta,
                                                        const std::string& origin_dir) {
   // "\x01PATH": a file named exactly (~/.jq, included into the main program).
-  if (rel.compare(0, 1, "\x01") != 0) check_module_name(rel);
   std::string file = rel.compare(0, 1, "\x01") == 0 ? rel.substr(1) : find_module_file(*this, rel, meta, origin_dir, ".jq");
   if (file.empty()) module_error("module not found: " + rel);
   file = real_path(file);
@@ -656,7 +640,6 @@ detail::module_info* detail::program_impl::load_module(const std::string& rel, c
 
 bool detail::program_impl::load_data(const std::string& rel, const value& meta, const std::string& origin_dir,
                                      value& out) {
-  check_module_name(rel);
   const std::string file = find_module_file(*this, rel, meta, origin_dir, ".json");
   if (file.empty()) return false;
   std::string text;

@@ -3,20 +3,22 @@ _jview() {
   local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
   case "$prev" in
+    --max-depth) return ;;
+    --decompress) COMPREPLY=($(compgen -W "auto never" -- "$cur")); return ;;
     --indent) return ;;
+    --numbers) COMPREPLY=($(compgen -W "source shortest" -- "$cur")); return ;;
+    -f|--from-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -L|--library-path) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --arg) return ;;
     --argjson) return ;;
     --slurpfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --rawfile) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -f|--from-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    -L|--library-path) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --numbers) COMPREPLY=($(compgen -W "source shortest" -- "$cur")); return ;;
-    --max-depth) return ;;
     --check-format) COMPREPLY=($(compgen -W "plain github json" -- "$cur")); return ;;
     --kernels) COMPREPLY=($(compgen -W "auto portable sse2 ssse3 avx2 avx512 neon" -- "$cur")); return ;;
+    --threads) return ;;
   esac
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "--arg --argjson --args --ascii-output --check --check-format --check-formatted --color-output --compact-output --exit-status --force-ssse3 --from-file --help --in-place --indent --join-output --jsonargs --kernels --lenient --library-path --max-depth --monochrome-output --no-progress --no-simd --null-input --numbers --progress --raw-input --raw-output --raw-output0 --rawfile --replace-invalid-utf8 --seq --slurp --slurpfile --sort-keys --stream --stream-errors --strict --tab --unbuffered --utf8 --version -C -L -M -R -S -V -a -c -e -f -h -i -j -n -r -s" -- "$cur"))
+    COMPREPLY=($(compgen -W "--arg --argjson --args --ascii-output --check --check-format --check-formatted --color-output --compact-output --decompress --exit-status --force-ssse3 --from-file --help --in-place --indent --join-output --jsonargs --kernels --lenient --library-path --max-depth --monochrome-output --no-progress --no-simd --null-input --numbers --progress --raw-input --raw-output --raw-output0 --rawfile --replace-invalid-utf8 --seq --slurp --slurpfile --sort-keys --stream --stream-errors --strict --tab --threads --unbuffered --utf8 --version -C -L -M -R -S -V -a -c -e -f -h -i -j -n -r -s" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi

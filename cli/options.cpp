@@ -95,7 +95,57 @@ struct parsed {
   std::string check_format = "plain";
   std::string decompress = "auto";
   std::vector<std::string> positionals, arg_pairs, argjson_pairs, slurpfile_pairs, rawfile_pairs;
+  // From scan_order: the named-argument options in command-line order, and for each positional whether --args (1)
+  // or --jsonargs (2) came last before it (0: neither). Empty when the scan and CLI11 disagree on the positionals.
+  std::vector<options::named_arg::kind> named_order;
+  std::vector<int> positional_modes;
 };
+
+// CLI11 gives each option's values apart; jq reads the command line in one pass, so the order of --arg and
+// --argjson (for $ARGS.named) and where --args and --jsonargs switch (for each positional) come from this scan,
+// which knows the options that take values. Its positionals are checked against CLI11's before they are used.
+void scan_order(int argc, char** argv, parsed& p, std::vector<std::string>& positionals) {
+  using k = options::named_arg::kind;
+  int mode = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") {
+      for (++i; i < argc; ++i) {
+        positionals.emplace_back(argv[i]);
+        p.positional_modes.push_back(mode);
+      }
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-' || !(std::isalpha(static_cast<unsigned char>(a[1])) || a[1] == '-')) {
+      positionals.emplace_back(a);
+      p.positional_modes.push_back(mode);
+      continue;
+    }
+    if (a[1] == '-') {
+      const std::string_view name = a.substr(2, a.find('=') == std::string_view::npos ? std::string_view::npos
+                                                                                        : a.find('=') - 2);
+      const bool inline_value = a.find('=') != std::string_view::npos;
+      if (name == "args") mode = 1;
+      else if (name == "jsonargs") mode = 2;
+      else if (name == "arg" || name == "argjson" || name == "slurpfile" || name == "rawfile") {
+        p.named_order.push_back(name == "arg" ? k::string : name == "argjson" ? k::json
+                                : name == "slurpfile" ? k::slurpfile : k::rawfile);
+        i += inline_value ? 1 : 2;
+      } else if (!inline_value && (name == "from-file" || name == "library-path" || name == "indent" ||
+                                   name == "numbers" || name == "max-depth" || name == "check-format" ||
+                                   name == "kernels")) {
+        ++i;
+      }
+      continue;
+    }
+    for (std::size_t j = 1; j < a.size(); ++j) {
+      if (a[j] == 'f' || a[j] == 'L') {  // the rest of the group is the value, else the next argument
+        if (j + 1 == a.size()) ++i;
+        break;
+      }
+    }
+  }
+}
 
 // The boolean short flags (those with a long name too; -V and -h are not among them). A plain command line, of
 // positionals and groups of these only ("-nr"), is read without CLI11 (parse_plain); parse_with_cli11 gives CLI11
@@ -189,6 +239,9 @@ void add_options(CLI::App& app, const argv_names& named, parsed& p, options& o, 
        "replace invalid UTF-8 in strings by U+FFFD, as jq does, instead of failing");
   choice("--decompress", "auto|never", p.decompress, "auto (the default): read gzip, zstd, xz and bzip2 input "
          "(told by its first bytes) decompressed; never: as it is", {"auto", "never"});
+  flag("--lenient", o.lenient,
+       "read input as jq 1.8 does: NaN, Infinity, 01, .5, 1., +1 and invalid UTF-8 (NaN: null, Infinity: the "
+       "largest double); not with --stream");
   group = "Output";
   h.compact = short_bool("-c,--compact-output", "compact output: each value on one line");
   h.tab = flag("--tab", p.tab, "indent with one tab per level");
@@ -331,6 +384,8 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
     eprint("jview: error: {}\nUse jview --help for help with command-line options.\n", usage_message(app, e));
     return exit_usage;
   }
+  std::vector<std::string> scanned;
+  scan_order(argc, argv, p, scanned);
   bool after_dashes = false;
   for (const std::string& a : app.remaining()) {
     if (!after_dashes && a == "--") {
@@ -342,6 +397,10 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
     if (!after_dashes && optionlike) return unknown_option(a);
     p.positionals.push_back(a);
   }
+  if (scanned != p.positionals) p.positional_modes.clear();  // (CLI11 read the line otherwise: final modes)
+  const std::size_t pairs_given = (p.arg_pairs.size() + p.argjson_pairs.size() + p.slurpfile_pairs.size() +
+                                   p.rawfile_pairs.size()) / 2;
+  if (p.named_order.size() != pairs_given) p.named_order.clear();
   for (const CLI::Option* opt : app.parse_order()) {
     if (opt == h.compact)
       p.last_layout = parsed::layout::compact;
@@ -374,21 +433,29 @@ int finish(parsed& p, options& o) {
   o.write.sort_keys = p.sort_keys;
   o.write.ascii = p.ascii;
   o.write.numbers = p.numbers == "shortest" ? number_mode::shortest : number_mode::source;
-  o.color = p.color_on ? 1 : p.color_off ? 0 : -1;
+  o.color = p.color_off ? 0 : p.color_on ? 1 : -1;  // -M wins over -C in either order (jq 1.8)
   o.check_format = p.check_format == "github" ? report_format::github
                    : p.check_format == "json" ? report_format::json
                                               : report_format::plain;
   o.parse.decompress = p.decompress == "auto";
   if (o.join_output || o.raw_output0) o.raw_output = true;
   if (o.stream_errors) o.stream = true;
-  const auto& ap = p.arg_pairs;
-  for (std::size_t i = 0; i + 1 < ap.size(); i += 2) o.string_args.emplace_back(ap[i], ap[i + 1]);
-  const auto& jp = p.argjson_pairs;
-  for (std::size_t i = 0; i + 1 < jp.size(); i += 2) o.json_args.emplace_back(jp[i], jp[i + 1]);
-  const auto& sp = p.slurpfile_pairs;
-  for (std::size_t i = 0; i + 1 < sp.size(); i += 2) o.slurp_files.emplace_back(sp[i], sp[i + 1]);
-  const auto& rp = p.rawfile_pairs;
-  for (std::size_t i = 0; i + 1 < rp.size(); i += 2) o.raw_files.emplace_back(rp[i], rp[i + 1]);
+  // The named arguments in command-line order (scan_order), else kind by kind.
+  using k = options::named_arg::kind;
+  if (p.named_order.empty()) {
+    for (std::size_t i = 0; i < p.arg_pairs.size() / 2; ++i) p.named_order.push_back(k::string);
+    for (std::size_t i = 0; i < p.argjson_pairs.size() / 2; ++i) p.named_order.push_back(k::json);
+    for (std::size_t i = 0; i < p.slurpfile_pairs.size() / 2; ++i) p.named_order.push_back(k::slurpfile);
+    for (std::size_t i = 0; i < p.rawfile_pairs.size() / 2; ++i) p.named_order.push_back(k::rawfile);
+  }
+  std::size_t next[4] = {0, 0, 0, 0};
+  for (const k kind : p.named_order) {
+    const std::vector<std::string>& v = kind == k::string ? p.arg_pairs : kind == k::json ? p.argjson_pairs
+                                        : kind == k::slurpfile ? p.slurpfile_pairs : p.rawfile_pairs;
+    std::size_t& n = next[static_cast<int>(kind)];
+    if (n + 1 < v.size()) o.named_args.push_back({kind, v[n], v[n + 1]});
+    n += 2;
+  }
 
   std::size_t first_file = 0;
   if (o.check || o.utf8 || o.check_formatted) {
@@ -402,11 +469,15 @@ int finish(parsed& p, options& o) {
       return exit_usage;
     }  // else no filter in a pipeline: `.`, as jq
   }
+  // Each positional after the filter is a file, or a positional argument when --args or --jsonargs came before it
+  // (the last of them decides, as jq reads the line).
+  const int fallback = p.args_mode ? 1 : p.jsonargs_mode ? 2 : 0;  // (no scan: the flags alone)
   for (std::size_t i = first_file; i < p.positionals.size(); ++i) {
-    if (p.args_mode)
-      o.positional_strings.push_back(p.positionals[i]);
-    else if (p.jsonargs_mode)
-      o.positional_json.push_back(p.positionals[i]);
+    const int mode = i < p.positional_modes.size() ? p.positional_modes[i] : fallback;
+    if (mode == 1)
+      o.positional_args.push_back({p.positionals[i], false});
+    else if (mode == 2)
+      o.positional_args.push_back({p.positionals[i], true});
     else
       o.files.push_back(p.positionals[i]);
   }

@@ -25,15 +25,26 @@ struct options {
   bool stream = false;  // --stream: each input as jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: --stream, and a parse error is the event [message, path]
   parse_options parse;  // (parse.decompress: --decompress=auto, the default; never: off)
+  bool lenient = false;  // --lenient: read input as jq 1.8 does (NaN, Infinity, 01, .5, 1., +1, invalid UTF-8)
   // Output.
   write_options write;
   bool raw_output = false, join_output = false, raw_output0 = false, seq = false, exit_status = false;
   bool unbuffered = false;
   int color = -1;  // -1: when stdout is a terminal; 0: -M; 1: -C
   // Program arguments.
-  std::vector<std::pair<std::string, std::string>> string_args, json_args;
-  std::vector<std::pair<std::string, std::string>> slurp_files, raw_files;  // name, path
-  std::vector<std::string> positional_strings, positional_json;
+  // --arg, --argjson, --slurpfile, --rawfile in command-line order ($ARGS.named's; the first of a name wins).
+  struct named_arg {
+    enum class kind { string, json, slurpfile, rawfile } k;
+    std::string name, value;  // value: the text, the JSON text or the file's path
+  };
+  std::vector<named_arg> named_args;
+  // $ARGS.positional: each argument after --args (a string) or --jsonargs (a JSON text), whichever came last
+  // before it.
+  struct positional_arg {
+    std::string text;
+    bool json = false;
+  };
+  std::vector<positional_arg> positional_args;
   std::vector<std::string> library_paths;
   std::string from_file;
   // Kernels (applied by main: simd::kernels): --kernels NAME, or its aliases --no-simd / --force-ssse3.

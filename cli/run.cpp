@@ -54,6 +54,9 @@ class input_reporter final : public input_stream::reporter {
     write_stderr("jview: error: " + where_and_what + "\n" + format_excerpt(loc));
     status = std::max(status, static_cast<int>(exit_runtime));
   }
+  void parse_ignored(const std::string& what) override {  // jq 1.8's --seq warning; the exit status stays
+    write_stderr("jview: ignoring parse error: " + what + "\n");
+  }
   int status = exit_ok;
 
  private:
@@ -242,8 +245,9 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
                        e.column, e.source_line);
     msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
     msg.append(static_cast<std::size_t>(e.length), '^');
-  } else if (e.message.rfind("module not found", 0) == 0) {
-    msg += "\n";  // jq's message for a missing module ends in a newline of its own
+  } else if (e.message.rfind("module not found", 0) == 0 || e.message.rfind("Relative paths to modules", 0) == 0 ||
+             e.message.rfind("Modules must be named", 0) == 0 || e.message.rfind("module names must not", 0) == 0) {
+    msg += "\n";  // jq's messages for a missing or misnamed module end in a newline of their own
   }
   msg += "\n";
   for (const filter::compile_error& m : e.more) msg += format_compile_error(m, false);  // jq's further messages
@@ -264,25 +268,43 @@ struct program_text {
 
 bool prepare_program(const options& o, program_text& pt, int& status) {
   filter::compile_options& copts = pt.copts;
-  copts.string_args = o.string_args;
-  copts.json_args = o.json_args;
-  copts.positional_strings = o.positional_strings;
-  copts.positional_json = o.positional_json;
+  for (const options::positional_arg& a : o.positional_args) copts.positional_args.push_back({a.text, a.json});
   copts.library_paths = o.library_paths;
+  // get_prog_origin and get_jq_origin as jq 1.8 finds them: the real path of the -f file's directory (else of the
+  // current directory) and the directory of the running executable.
+  auto real = [](const std::string& path) {
+    char* r = ::realpath(path.c_str(), nullptr);
+    std::string out = r != nullptr ? std::string(r) : std::string();
+    std::free(r);
+    return out;
+  };
+  if (!o.from_file.empty()) {
+    const std::size_t slash = o.from_file.rfind('/');
+    copts.program_origin = real(slash == std::string::npos ? std::string(".") : o.from_file.substr(0, slash + (slash == 0)));
+  } else {
+    copts.program_origin = real(".");
+  }
+  if (std::string exe = real("/proc/self/exe"); !exe.empty()) copts.jq_origin = exe.substr(0, std::max<std::size_t>(exe.rfind('/'), 1));
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     const char* eq = std::strchr(*e, '=');
     if (eq != nullptr) copts.environment.emplace_back(std::string(*e, static_cast<std::size_t>(eq - *e)), std::string(eq + 1));
   }
   status = exit_usage;
-  for (const auto& [name, path] : o.raw_files) {
+  // In command-line order; a name given before is skipped, its file not read (jq 1.8 keeps the first).
+  std::vector<std::string_view> seen;
+  for (const options::named_arg& a : o.named_args) {
+    if (std::find(seen.begin(), seen.end(), std::string_view(a.name)) != seen.end()) continue;
+    seen.push_back(a.name);
+    using k = options::named_arg::kind;
     std::string text;
-    if (!read_file_text(path, text, name)) return false;
-    copts.string_args.emplace_back(name, std::move(text));
-  }
-  for (const auto& [name, path] : o.slurp_files) {
-    std::string json;
-    if (!slurp_file_json(name, path, o.parse, json)) return false;
-    copts.json_args.emplace_back(name, std::move(json));
+    if (a.k == k::rawfile) {
+      if (!read_file_text(a.value, text, a.name)) return false;
+    } else if (a.k == k::slurpfile) {
+      if (!slurp_file_json(a.name, a.value, o.parse, text)) return false;
+    } else {
+      text = a.value;
+    }
+    copts.named_args.push_back({a.name, std::move(text), a.k == k::json || a.k == k::slurpfile});
   }
   pt.source = o.filter;
   if (!o.from_file.empty()) {
@@ -321,6 +343,16 @@ std::unique_ptr<filter::program> compile_program(const options& o, int& status) 
   return compile_text(pt, status);
 }
 
+// The exit status after halt / halt_error: its code; with -e, jq 1.8's exit(abs(code)) (INT_MIN, its NaN, stays
+// negative: status 0), and -4, its "no output" code, exits as -e says for the inputs before the halting one
+// (`last_result`: 1 the last that ended well with outputs had a truthy last output, 0 not, -1 none).
+int halt_status(const options& o, int code, int raw, int last_result) {
+  if (!o.exit_status) return code;
+  if (raw == -4) return last_result < 0 ? exit_no_output : last_result == 0 ? exit_false : exit_ok;
+  if (raw < 0) return raw == INT_MIN ? 0 : -raw;
+  return code;
+}
+
 int run_jq(const options& o) {
   // Compile first: a compile error must not consume input.
   int compiled = exit_ok;
@@ -333,7 +365,8 @@ int run_jq(const options& o) {
   output_buffer out(&fd_sink::write, &sink);
   const output_guard guard(out, sink);  // out of memory or SIGBUS: the whole values buffered are still written
   write_options wo = o.write;
-  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && std::getenv("NO_COLOR") == nullptr);
+  const char* no_color = std::getenv("NO_COLOR");  // set and not empty (the convention, and jq 1.8)
+  wo.color = o.color == 1 || (o.color == -1 && isatty(1) && (no_color == nullptr || *no_color == '\0'));
   if (wo.color) {
     if (const char* jc = std::getenv("JQ_COLORS"); jc != nullptr && !wo.colors.apply(jc))
       eprint("Failed to set $JQ_COLORS\n");
@@ -345,9 +378,12 @@ int run_jq(const options& o) {
   io.stream = o.stream;
   io.stream_errors = o.stream_errors;
   io.record_separators = o.seq;
+  io.slurp = o.null_input && o.slurp;
+  io.lenient = o.lenient && !o.stream;
   progress_meter meter(o, o.files, progress_unit::bytes);  // (stopped before the end: end_process exits)
   io.progress = {progress_read_counter(), &progress_bytes, &progress_file_done};
   input_reporter reporter(out);
+  const bool io_lenient = io.lenient;
   input_stream inputs(std::move(io), reporter);
 
   result_format rf;
@@ -371,16 +407,7 @@ int run_jq(const options& o) {
     const program_runner::outcome r = runner.run(input, &inputs);
     inputs.set_in_program(false);
     if (r == program_runner::outcome::halted) {
-      status = runner.halt_code();
-      if (o.exit_status) {
-        // jq 1.8 with -e: exit(abs(code)) (INT_MIN, its NaN, stays negative: status 0); -4 is its "no output"
-        // code, which exits as -e says for the inputs before this one.
-        const int raw = runner.halt_code_raw();
-        if (raw == -4)
-          status = last_result < 0 ? exit_no_output : last_result == 0 ? exit_false : exit_ok;
-        else if (raw < 0)
-          status = raw == INT_MIN ? 0 : -raw;
-      }
+      status = halt_status(o, runner.halt_code(), runner.halt_code_raw(), last_result);
       halted = true;
       return false;
     }
@@ -389,7 +416,7 @@ int run_jq(const options& o) {
     return !sink.broken_pipe && sink.error.empty();
   };
 
-  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream;
+  const bool direct = prog->is_identity() && !o.slurp && !o.raw_input && !o.null_input && !o.stream && !io_lenient;
   // Several threads for a stream of values, when the program sees only its own input (decided here, once).
   const unsigned threads = thread_count(o);
   parallel_options po;
@@ -397,7 +424,7 @@ int run_jq(const options& o) {
   if (const char* e = std::getenv("JVIEW_CHUNK_SIZE"); e != nullptr && std::strtoul(e, nullptr, 10) > 0)
     po.chunk_size = std::strtoul(e, nullptr, 10);
   bool parallel = threads > 1 && !o.null_input && !o.slurp && !o.raw_input && !o.stream && !o.stream_errors &&
-                  !o.seq && !o.parse.single_value && !o.unbuffered && !prog->reads_inputs() && !meter.running() &&
+                  !o.seq && !o.parse.single_value && !o.unbuffered && !io_lenient && !prog->reads_inputs() && !meter.running() &&
                   worth_threads(o, po.chunk_size);
   bool any_output = false, last_truthy = true;
   if (parallel) {
@@ -415,7 +442,8 @@ int run_jq(const options& o) {
         out, pm);
     parallel = r.started;  // else: no threads to be had, nothing read yet
     halted = r.halted;
-    status = r.halted ? r.halt_code : r.ran && r.last_failed ? exit_runtime : exit_ok;
+    status = r.halted ? halt_status(o, r.halt_code, r.halt_code_raw, r.last_result)
+                      : r.ran && r.last_failed ? exit_runtime : exit_ok;
     any_output = r.any_output;
     last_truthy = r.last_truthy;
   }

@@ -177,39 +177,32 @@ void document::append_string(std::uint32_t i, std::string& out) const {
     out.append(p, n.len);
     return;
   }
+  // Invalid UTF-8 (only under --replace-invalid-utf8): as jq, the escapes are resolved first, then the bytes are
+  // replaced by its rule (core/utf8.hpp), so a sequence cut short by an escape takes the escape's text too.
+  std::string unescaped;
+  std::string& to = (n.flags & node_flag::bad_utf8) != 0 ? unescaped : out;
   while (p < end) {
     const char* run = p;
-    while (p < end && *p != '\\' && static_cast<unsigned char>(*p) < 0x80) ++p;
-    out.append(run, static_cast<std::size_t>(p - run));
+    while (p < end && *p != '\\') ++p;
+    to.append(run, static_cast<std::size_t>(p - run));
     if (p == end) break;
-    if (*p != '\\') {
-      std::uint32_t cp;
-      std::size_t k = utf8::decode(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(end), cp);
-      if (k == 0) {
-        utf8::append(out, utf8::k_replacement);
-        ++p;
-      } else {
-        out.append(p, k);
-        p += k;
-      }
-      continue;
-    }
     // An escape; the parser validated it.
     const char e = p[1];
     if (e == 'u') {
-      utf8::append(out, utf8::decode_u_escape(p, end));
+      utf8::append(to, utf8::decode_u_escape(p, end));
       continue;
     }
     p += 2;
     switch (e) {
-      case 'b': out.push_back('\b'); break;
-      case 'f': out.push_back('\f'); break;
-      case 'n': out.push_back('\n'); break;
-      case 'r': out.push_back('\r'); break;
-      case 't': out.push_back('\t'); break;
-      default: out.push_back(e); break;  // " \ /
+      case 'b': to.push_back('\b'); break;
+      case 'f': to.push_back('\f'); break;
+      case 'n': to.push_back('\n'); break;
+      case 'r': to.push_back('\r'); break;
+      case 't': to.push_back('\t'); break;
+      default: to.push_back(e); break;  // " \ /
     }
   }
+  if ((n.flags & node_flag::bad_utf8) != 0) utf8::append_replacing(out, unescaped);
 }
 
 bool document::string_equals(std::uint32_t i, std::string_view key) const {

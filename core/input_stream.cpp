@@ -3,9 +3,12 @@
 
 #include <fmt/core.h>
 
+#include <cctype>
 #include <utility>
 
 #include "core/diagnostics.hpp"
+#include "core/filter/eval.hpp"
+#include "core/utf8.hpp"
 
 namespace jview {
 
@@ -26,7 +29,20 @@ std::shared_ptr<doc_holder> input_stream::next_doc() {
     if (holder_ && !shared) holder_->keep.reset();  // the previous value is gone: let the reader reuse its buffer
     const bool copy = shared || (holder_ && holder_->doc.capacity() == 0);
     if (!holder_) holder_ = std::make_shared<doc_holder>();
-    switch (reader_->next(copy ? scratch_ : holder_->doc)) {
+    const value_reader::status got = reader_->next(copy ? scratch_ : holder_->doc);
+    if (o_.record_separators) {
+      std::vector<std::string> warnings = reader_->take_warnings();
+      if (in_program_ && !warnings.empty()) {
+        // Read by `input` / `inputs`: jq 1.8 makes the first one an error of the program.
+        pending_error_ = std::move(warnings.front());
+        return nullptr;
+      }
+      for (const std::string& w : warnings) {
+        rep_.flush();
+        rep_.parse_ignored(w);
+      }
+    }
+    switch (got) {
       case value_reader::status::value:
         if (copy) {
           if (shared) holder_ = std::make_shared<doc_holder>();
@@ -87,14 +103,33 @@ std::string input_stream::read_everything() {
     if (!reader_->read_all(all)) report_read_error();
     close_reader();
   }
-  return all;
+  return utf8::valid_or_replaced(std::move(all));  // -R -s: invalid UTF-8 as jq, U+FFFD
 }
 
 bool input_stream::next(filter::value& out) {
+  if (o_.slurp && o_.raw) {  // -n -R -s: the whole text as one string
+    if (slurped_) return false;
+    slurped_ = true;
+    out = filter::value::string(read_everything());
+    return true;
+  }
+  if (o_.slurp && !o_.raw) {
+    if (slurped_) return false;
+    slurped_ = true;
+    o_.slurp = false;
+    std::vector<filter::value> all;
+    filter::value v;
+    while (next(v)) all.push_back(std::move(v));
+    o_.slurp = true;
+    if (!pending_error_.empty()) return false;
+    out = filter::value::array(std::move(all));
+    return true;
+  }
+  if (o_.lenient && !o_.raw) return next_lenient(out);
   if (o_.raw) {
     std::string line;
     if (!next_line(line)) return false;
-    out = filter::value::string(std::move(line));
+    out = filter::value::string(utf8::valid_or_replaced(std::move(line)));  // -R: invalid UTF-8 as jq, U+FFFD
     return true;
   }
   if (o_.stream) {
@@ -111,6 +146,40 @@ bool input_stream::next(filter::value& out) {
   if (!h) return false;
   out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
   return true;
+}
+
+bool input_stream::next_lenient(filter::value& out) {
+  for (;;) {
+    if (lenient_next_ < lenient_values_.size()) {
+      out = std::move(lenient_values_[lenient_next_++]);
+      return true;
+    }
+    if (!lenient_error_.empty()) {
+      rep_.flush();
+      std::string line = std::exchange(lenient_error_, std::string());
+      if (in_program_) {
+        pending_error_ = std::move(line);
+        return false;
+      }
+      source_location none;  // (jq's message carries the line and column; no excerpt)
+      rep_.parse_failed(line, none);
+      continue;
+    }
+    if (!reader_ && !open_next()) return false;
+    std::string all;
+    if (!reader_->read_all(all)) {
+      report_read_error();
+      close_reader();
+      continue;
+    }
+    lenient_values_.clear();
+    lenient_next_ = 0;
+    std::string err;
+    std::string_view text = all;
+    if (text.substr(0, 3) == "\xef\xbb\xbf") text.remove_prefix(3);  // a byte order mark, as jq skips it
+    if (!filter::detail::parse_json_jq_stream(text, lenient_values_, err)) lenient_error_ = reader_->name() + ": " + err;
+    close_reader();
+  }
 }
 
 std::string input_stream::where() const {
@@ -158,11 +227,59 @@ void input_stream::report_read_error() {
   rep_.read_failed(reader_->name(), reader_->io_error());
 }
 
+// The token is found around the error's column.
+std::string strict_message(const source_location& loc, error_code code) {
+  const std::string plain(error_message(code));
+  if (code == error_code::invalid_utf8) return plain + " (--lenient reads it as jq does)";
+  if (code != error_code::unexpected_char && code != error_code::bad_literal && code != error_code::bad_number &&
+      code != error_code::leading_zero)
+    return plain;
+  const std::string_view text = loc.line_text;
+  std::size_t at = 0;  // the caret counts characters: to a byte index
+  for (std::uint64_t chars = 0; at < text.size() && chars < loc.caret; ++at)
+    if ((static_cast<unsigned char>(text[at]) & 0xc0) != 0x80) ++chars;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-'; };
+  std::size_t b = at, e = at;
+  while (b > 0 && word(text[b - 1])) --b;
+  while (e < text.size() && word(text[e])) ++e;
+  // Only a whole token counts: between structural characters or spaces (or the line's ends).
+  auto delim = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == ',' || c == ':' || c == '[' ||
+                                   c == ']' || c == '{' || c == '}'; };
+  if ((b > 0 && !delim(text[b - 1])) || (e < text.size() && !delim(text[e]))) return plain;
+  const std::string_view tok = text.substr(b, e - b);
+  std::string_view body = tok;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);
+  std::string lower(body);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool lenient = lower == "nan" || lower == "infinity";
+  if (!lenient && !body.empty()) {  // a number jq reads: digits with a leading zero, a bare point, a plus sign
+    std::size_t i = 0, digits = 0;
+    while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i]))) ++i, ++digits;
+    const bool lead_zero = i > 1 && body[0] == '0';
+    bool point = false, frac_digits = false;
+    if (i < body.size() && body[i] == '.') {
+      point = true;
+      for (++i; i < body.size() && std::isdigit(static_cast<unsigned char>(body[i])); ++i) frac_digits = true, ++digits;
+    }
+    if (i < body.size() && (body[i] == 'e' || body[i] == 'E')) {
+      ++i;
+      if (i < body.size() && (body[i] == '+' || body[i] == '-')) ++i;
+      const std::size_t s = i;
+      while (i < body.size() && std::isdigit(static_cast<unsigned char>(body[i]))) ++i;
+      if (i == s) digits = 0;
+    }
+    lenient = i == body.size() && digits > 0 &&
+              (lead_zero || tok[0] == '+' || (point && (!frac_digits || body[0] == '.')));
+  }
+  if (!lenient) return plain;
+  return std::string(tok) + " is not JSON (--lenient reads it as jq does)";
+}
+
 void input_stream::report_parse_error() {
   // Values before the error are already written: flush them first so the order on a terminal is right.
   rep_.flush();
   const source_location loc = reader_->location();
-  std::string line = format_location_line(reader_->name(), loc, error_message(reader_->error().code));
+  std::string line = format_location_line(reader_->name(), loc, strict_message(loc, reader_->error().code));
   if (in_program_) {
     // Read by `input` / `inputs`: an error of the program, which `try` can catch (jq 1.8), not a report here.
     pending_error_ = std::move(line);

@@ -39,8 +39,16 @@ struct input_options {
   bool stream = false;         // --stream: jq's [path, leaf] / [path] events
   bool stream_errors = false;  // --stream-errors: a parse error as the last event [message, path]
   bool record_separators = false;  // --seq: RS (0x1e) may stand between values
+  bool slurp = false;          // -n -s: the one input (for `input`) is the array of all values, as jq 1.8
+  // --lenient: each input is read whole by jq 1.8's own reader (NaN, Infinity, 01, .5, 1., +1, invalid UTF-8),
+  // its values built (no views); next() only, never next_doc().
+  bool lenient = false;
   progress_hooks progress;
 };
+
+// A parse error's message as the strict reader words it: for what jq 1.8 would read (--lenient: NaN, Infinity,
+// numbers such as 01, .5, 1. and +1, invalid UTF-8) it names the option; otherwise error_message(code).
+std::string strict_message(const source_location& loc, error_code code);
 
 class input_stream final : public filter::input_provider {
  public:
@@ -53,6 +61,8 @@ class input_stream final : public filter::input_provider {
     virtual void read_failed(const std::string& file, const std::string& why) = 0;
     // A parse error outside the program: "FILE:LINE:COLUMN: message" and the excerpt (format_excerpt).
     virtual void parse_failed(const std::string& where_and_what, const source_location& loc) = 0;
+    // --seq: a text jq skips, with its warning ("Truncated value at line 1, column 7"); reading goes on.
+    virtual void parse_ignored(const std::string& what) = 0;
   };
 
   input_stream(input_options opts, reporter& rep);
@@ -96,6 +106,11 @@ class input_stream final : public filter::input_provider {
   std::string name_ = "<stdin>";
   std::unique_ptr<value_reader> finished_;  // the last input read to its end (its lines, for errors after it)
   bool opened_ = false;
+  bool slurped_ = false;  // -n -s: the array was handed out
+  bool next_lenient(filter::value& out);
+  std::vector<filter::value> lenient_values_;  // --lenient: the current input's values, handed out in order
+  std::size_t lenient_next_ = 0;
+  std::string lenient_error_;  // --lenient: the error after those values, reported once they are handed out
 };
 
 }  // namespace jview

@@ -274,8 +274,7 @@ double slow_to_double(std::string_view literal) noexcept {
   double d = 0;
   auto r = fast_float::from_chars(literal.data(), literal.data() + literal.size(), d);
   if (r.ec != std::errc() && r.ec != std::errc::result_out_of_range) return 0;
-  if (std::isinf(d)) d = d > 0 ? DBL_MAX : -DBL_MAX;
-  return d;
+  return d;  // beyond the double range: +/-infinity, as jq 1.8's value of the literal (printing keeps the literal)
 }
 
 }  // namespace

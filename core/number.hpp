@@ -1,6 +1,6 @@
 // core/number.hpp: lazy conversion of number literals (validated by the parser) to int64 or double, and the
-// --numbers=shortest text of a literal. Doubles go through fast_float; literals beyond double range saturate to
-// +/-DBL_MAX, as jq 1.8 does. write_number_shortest splits short literals in one pass (eight digits per 64-bit
+// --numbers=shortest text of a literal. Doubles go through fast_float; literals beyond double range are +/-infinity
+// in arithmetic, as jq 1.8's (printed as +/-DBL_MAX when computed, as jq). write_number_shortest splits short literals in one pass (eight digits per 64-bit
 // word) and converts those that need a double with the Eisel-Lemire method over core/dtoa's 128-bit powers of ten;
 // long plain ones (17-digit coordinates) are usually printed as a prefix of their own text, found from the
 // Eisel-Lemire product without formatting the double.
@@ -10,7 +10,7 @@
 
 namespace jview {
 
-// The literal as a double (round to nearest; overflow gives +/-1.7976931348623157e308). Text fast_float cannot
+// The literal as a double (round to nearest; overflow gives +/-infinity). Text fast_float cannot
 // read gives 0.
 double number_to_double(std::string_view literal) noexcept;
 

@@ -58,6 +58,8 @@ struct piece_log {
   bool ran = false, last_failed = false, any_output = false, last_truthy = true;
   bool halted = false, parse_failed = false, overflow = false;
   int halt_code = -1;
+  int halt_code_raw = 0;  // the halt's code itself (program_runner::halt_code_raw, for -e)
+  int last_result = -1;   // the last input that ended well with outputs: 1 its last output truthy, 0 not; -1 none
   std::uint64_t newlines = 0;   // in the piece
   std::size_t cut_at = k_none;  // the value there goes on past the piece (or, with overflow, outgrew the log)
   void clear() {
@@ -66,6 +68,8 @@ struct piece_log {
     ran = last_failed = any_output = halted = parse_failed = overflow = false;
     last_truthy = true;
     halt_code = -1;
+    halt_code_raw = 0;
+    last_result = -1;
     newlines = 0;
     cut_at = k_none;
   }
@@ -233,6 +237,8 @@ void run_region(runner_ctx& c, const region& r, piece_sink& sink, piece_log& log
     const std::size_t mark = logged != nullptr ? logged->mark() : 0;
     const std::size_t entries = log.entries.size();
     const bool any = results.any_output(), truthy = results.last_truthy(), ran = log.ran, failed = log.last_failed;
+    const int last_result = log.last_result;
+    const std::uint64_t outputs_before = results.outputs();
     log.ran = true;
     bool halted = false;
     if (identity) {
@@ -248,8 +254,10 @@ void run_region(runner_ctx& c, const region& r, piece_sink& sink, piece_log& log
         halted = true;
         log.halted = true;
         log.halt_code = runner.halt_code();
+        log.halt_code_raw = runner.halt_code_raw();
       }
     }
+    if (!halted && !log.last_failed && results.outputs() > outputs_before) log.last_result = results.last_truthy() ? 1 : 0;
     if (logged != nullptr && logged->overflowed()) {
       // Undone: the caller's thread runs this value and the rest of the piece, writing as it goes.
       log.out.resize(std::min(log.out.size(), mark));
@@ -258,6 +266,7 @@ void run_region(runner_ctx& c, const region& r, piece_sink& sink, piece_log& log
       log.last_failed = failed;
       log.halted = false;
       log.halt_code = -1;
+      log.last_result = last_result;
       log.overflow = true;
       log.cut_at = before;
       log.any_output = any;
@@ -518,7 +527,7 @@ class direct_sink final : public piece_sink {
     source_location l = loc;
     l.line += base_;
     l.byte_offset += offset_;
-    rep_.parse_failed(format_location_line(name_, l, error_message(code)), l);
+    rep_.parse_failed(format_location_line(name_, l, strict_message(l, code)), l);
   }
   void read_error(const std::string& why) override {
     out_.flush();
@@ -617,7 +626,7 @@ class replayer {
           source_location l = e.loc;
           l.line += base_;
           l.byte_offset += offset_;
-          rep_.parse_failed(format_location_line(*name_, l, error_message(e.code)), l);
+          rep_.parse_failed(format_location_line(*name_, l, strict_message(l, e.code)), l);
           break;
         }
         case piece_log::kind::read_error: rep_.read_failed(*name_, e.text); break;
@@ -640,9 +649,11 @@ class replayer {
       result_.any_output = true;
       result_.last_truthy = log.last_truthy;
     }
+    if (log.last_result >= 0) result_.last_result = log.last_result;
     if (log.halted) {
       result_.halted = true;
       result_.halt_code = log.halt_code;
+      result_.halt_code_raw = log.halt_code_raw;
     }
   }
   // After a piece's log (or a tail's run) over `bytes`: where the input stands.

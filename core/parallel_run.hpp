@@ -55,6 +55,8 @@ struct parallel_outcome {
   bool last_failed = false;  // its last run ended in a runtime error
   bool halted = false;       // halt / halt_error: halt_code is the status
   int halt_code = -1;
+  int halt_code_raw = 0;  // the halt's code itself (for -e's rule)
+  int last_result = -1;   // the last input that ended well with outputs before it: 1 truthy last output, 0 not
   bool any_output = false;
   bool last_truthy = true;
 };

@@ -1,7 +1,8 @@
 // core/result_writer.hpp: a program's results as text, the way jq's output options lay them out: each value in the
 // writer's format (or, with -r, a string's text), then a newline (nothing with -j, NUL with --raw-output0), RS before
-// each with --seq. It also keeps what -e looks at (was there any output, was the last one false or null). Used by the
-// sequential run and by every worker of a parallel one, so that both write the same bytes.
+// each value written as JSON with --seq. It also keeps what -e looks at (was there any output, was the last one
+// false or null). Used by the sequential run and by every worker of a parallel one, so that both write the same
+// bytes.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,7 +20,8 @@ class value;
 
 struct result_format {
   write_options write;      // layout, colour, numbers
-  bool raw = false;         // -r (also implied by -j and --raw-output0): strings without quotes
+  bool raw = false;         // -r (also implied by -j and --raw-output0): strings without quotes (with -a: quoted,
+                            // in ASCII, as jq 1.8)
   bool join = false;        // -j: no newline after each output
   bool nul = false;         // --raw-output0: NUL after each output; a string holding NUL is an error
   bool seq = false;         // --seq: RS (0x1e) before each output
@@ -51,6 +53,7 @@ class result_writer {
   output_buffer& out_;
   result_format f_;
   writer w_;
+  writer ascii_w_;  // -r -a: strings as ASCII JSON, as jq 1.8
   bool nul_met_ = false;
   bool any_output_ = false;
   std::uint64_t outputs_ = 0;

@@ -1,9 +1,11 @@
 // core/utf8.hpp: scalar UTF-8 helpers shared by the parser, the document and the writer: strict decoding of one
-// sequence (no overlongs, no surrogates, nothing above U+10FFFF) and encoding of a code point.
+// sequence (no overlongs, no surrogates, nothing above U+10FFFF), encoding of a code point, and jq 1.8's rule for
+// replacing invalid sequences by U+FFFD (invalid_length, append_replacing, valid_or_replaced).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace jview::utf8 {
 
@@ -65,6 +67,55 @@ inline constexpr std::uint32_t k_replacement = 0xfffd;
 inline void append(std::string& out, std::uint32_t cp) {
   char bytes[4];
   out.append(bytes, static_cast<std::size_t>(encode(bytes, cp) - bytes));
+}
+
+// jq's rule for invalid UTF-8 (its decoder, jvp_utf8_next, which every string entering jq goes through): at a byte
+// p where decode() fails, the bytes that become one U+FFFD. A byte that cannot start a sequence (a continuation
+// byte, C0, C1, F5..FF) is one; a sequence cut short by the end of the text takes the rest of the text; a lead byte
+// followed too soon by a byte that is no continuation takes the bytes before that one; a complete sequence that is
+// overlong, a surrogate or above U+10FFFF is one U+FFFD for all its bytes. (jq 1.8: "\xc0\x80" is two,
+// "\xed\xa0\x80" one, "\xe2\x82x" one and an x.)
+inline std::size_t invalid_length(const unsigned char* p, const unsigned char* end) noexcept {
+  const unsigned c = p[0];
+  const std::size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 1;
+  const std::size_t avail = static_cast<std::size_t>(end - p);
+  if (len > avail) return avail;
+  for (std::size_t i = 1; i < len; ++i)
+    if ((p[i] & 0xc0) != 0x80) return i;
+  return len;
+}
+
+// Appends s with every invalid sequence replaced by U+FFFD by jq's rule (invalid_length): the one replacer for
+// text that is not yet known to be UTF-8.
+inline void append_replacing(std::string& out, std::string_view s) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char* end = p + s.size();
+  while (p < end) {
+    const unsigned char* run = p;
+    std::uint32_t cp;
+    std::size_t k = 0;
+    while (p < end && (*p < 0x80 || (k = decode(p, end, cp)) != 0)) p += *p < 0x80 ? 1 : k;
+    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+    if (p == end) break;
+    append(out, k_replacement);
+    p += invalid_length(p, end);
+  }
+}
+
+// s as valid UTF-8: invalid sequences replaced as append_replacing does, as jq 1.8 makes every string that enters it
+// from outside the JSON parser (arguments, raw input lines, files, the environment, program literals); s itself
+// when it is valid already.
+inline std::string valid_or_replaced(std::string s) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+  const unsigned char* const end = p + s.size();
+  std::uint32_t cp;
+  std::size_t k = 0;
+  while (p < end && (*p < 0x80 || (k = decode(p, end, cp)) != 0)) p += *p < 0x80 ? 1 : k;
+  if (p == end) return s;
+  std::string r;
+  r.reserve(s.size() + 8);
+  append_replacing(r, s);
+  return r;
 }
 
 // Value of one hex digit, or -1.

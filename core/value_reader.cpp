@@ -272,6 +272,7 @@ value_reader::status value_reader::fail_io() {
 value_reader::status value_reader::next(document& doc) {
   if (error_) return status::error;
   if (!bom_checked_) check_bom();
+  if (rs_) return next_seq(doc);
   for (;;) {
     const char* p = buf_ + pos_;
     const char* end = buf_ + len_;

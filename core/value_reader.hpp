@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/byte_source.hpp"
 #include "core/document.hpp"
@@ -29,6 +30,18 @@ struct source_location {
   std::string line_text;          // the line (at most ~200 bytes around the column), without its newline
   std::uint64_t caret = 0;        // column of the error within line_text (0-based, in characters)
 };
+
+// jq 1.8's own reading of a text that failed to parse (core/filter/jq_json.cpp, a reader written after jq's): its
+// message ("Invalid numeric literal"), whether jq saw it at the text's end ("... at EOF"), and its line and column
+// as jq counts them from the text's start (line 1, column 0; a newline starts a line at column 0). False when jq
+// would read the text without an error. Used for --seq input, whose warnings are jq's.
+struct jq_text_error {
+  std::string what;
+  bool at_eof = false;
+  int line = 1, column = 0;
+  std::size_t offset = 0;  // the byte jq found it at (it reads on after that byte: at_eof false)
+};
+bool jq_diagnose(std::string_view text, jq_text_error& out);
 
 class value_reader {
  public:
@@ -57,8 +70,12 @@ class value_reader {
     bom_checked_ = true;
   }
 
-  // --seq (RFC 7464 input): the record separator 0x1E may stand between values, like whitespace.
+  // --seq (RFC 7464 input), read as jq 1.8 reads it (value_reader_seq.cpp): text before the first record separator
+  // (0x1E) is abandoned; a syntax error is a warning (take_warnings) and reading goes on after the byte where jq
+  // found it; an RS inside a value truncates it (a warning, or nothing when whitespace came before the RS).
   void set_record_separators(bool on) noexcept { rs_ = on; }
+  // --seq: jq's "ignoring parse error" messages since the last call ("Truncated value at line 1, column 7").
+  std::vector<std::string> take_warnings() { return std::move(warnings_); }
   // Adds the bytes of each read from the source (a file's or stream's; not a whole source's) to *counter, for a
   // progress line drawn by another thread (relaxed adds: a count, no synchronisation).
   void set_read_counter(std::atomic<std::uint64_t>* counter) noexcept { read_counter_ = counter; }
@@ -99,6 +116,9 @@ class value_reader {
 
  private:
   struct buffer;
+  status next_seq(document& doc);  // next() for --seq
+  void seq_count_to(std::size_t at) noexcept;  // jq's line and column (seq_line_, seq_column_) to buf_ + at; pos_ = at
+  void seq_warn(const std::string& what, int line, int column, const char* tail = "");
   bool fill();                  // reads more of a file or stream (see value_reader.cpp); false at its end or error
   bool make_room();             // fill: drops the parsed bytes, grows the buffer for a large value
   bool more_for_value(document& doc);  // next(): the value at pos_ may go on past the buffer; false: error_ is set
@@ -121,6 +141,10 @@ class value_reader {
   void (*before_block_)(void*) = nullptr;
   void* before_block_ctx_ = nullptr;
   bool rs_ = false;             // set_record_separators
+  bool seq_waiting_ = true;     // --seq: skipping to the next RS (jq starts so: text before the first RS is abandoned)
+  bool seq_ended_ = false;      // --seq: the end of the input was reported
+  int seq_line_ = 1, seq_column_ = 0;  // --seq: jq's position after the bytes before pos_
+  std::vector<std::string> warnings_;  // --seq: take_warnings
   std::atomic<std::uint64_t>* read_counter_ = nullptr;  // set_read_counter
   std::shared_ptr<buffer> chunk_;       // a file's or stream's buffer
   std::shared_ptr<source_bytes> keep_;  // what the current bytes' views need kept

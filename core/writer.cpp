@@ -61,21 +61,26 @@ color_scheme color_scheme::jq_default() {
   return s;
 }
 
+// jq 1.8's reading (jq_set_colors): up to eight fields of digits and ';' separated by ':'; what follows the eighth
+// is ignored; an empty last field counts for nothing (the defaults stay from there); any other character is an error
+// (the scheme stays as it was). Fields have no length limit (truecolour codes such as 38;2;255;100;0).
 bool color_scheme::apply(std::string_view spec) {
-  color_scheme next = *this;
-  std::size_t field = 0;
-  while (!spec.empty() || field == 0) {
-    std::size_t colon = spec.find(':');
-    std::string_view f = spec.substr(0, colon);
-    if (field >= 8 || f.size() > 12) return false;
-    for (char c : f)
-      if (!((c >= '0' && c <= '9') || c == ';')) return false;
-    next.code[field] = "\x1b[" + std::string(f) + "m";
-    ++field;
-    if (colon == std::string_view::npos) break;
-    spec.remove_prefix(colon + 1);
+  const color_scheme defaults = jq_default();
+  std::string_view fields[8];
+  std::size_t n = 0;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t start = pos;
+    while (pos < spec.size() && ((spec[pos] >= '0' && spec[pos] <= '9') || spec[pos] == ';')) ++pos;
+    fields[n] = spec.substr(start, pos - start);
+    if (pos == spec.size() || n + 1 >= 8) break;
+    if (spec[pos] != ':') return false;
+    ++pos;
+    ++n;
   }
-  *this = next;
+  const std::size_t count = fields[n].empty() ? n : n + 1;
+  for (std::size_t i = 0; i < 8; ++i)
+    code[i] = i < count ? "\x1b[" + std::string(fields[i]) + "m" : defaults.code[i];
   return true;
 }
 

@@ -20,7 +20,7 @@ enum class number_mode : std::uint8_t { source, shortest };
 struct color_scheme {
   std::string code[8];
   static color_scheme jq_default();
-  // Applies a JQ_COLORS value over the defaults; false (scheme unchanged) when it is malformed.
+  // Applies a JQ_COLORS value over the defaults as jq 1.8 reads it; false (scheme unchanged) when it is malformed.
   bool apply(std::string_view jq_colors);
 };
 

@@ -44,9 +44,21 @@ st g_range3(interp& I, const node* call, const value& in, const env* e, sink k) 
   auto ff = [&](const value& from) -> st {
     auto fu = [&](const value& upto) -> st {
       auto fb = [&](const value& by) -> st {
-        if (!from.is_number() || !upto.is_number() || !by.is_number())
-          return I.fail("Range bounds must be numeric");
-        return range_impl(I, from.number(), upto.number(), by.number(), k);
+        if (from.is_number() && upto.is_number() && by.is_number())
+          return range_impl(I, from.number(), upto.number(), by.number(), k);
+        // Other types: jq 1.8's definition, with its ordering and its `+` (reference.jq's range/3).
+        const int dir = compare(by, value::number(0));
+        if (dir == 0) return st::ok;
+        value cur = from;
+        while (dir > 0 ? compare(cur, upto) < 0 : compare(cur, upto) > 0) {
+          const st s = k(cur);
+          if (s != st::ok) return s;
+          value next;
+          const st a = arith(I, '+', cur, by, next);
+          if (a != st::ok) return a;
+          cur = std::move(next);
+        }
+        return st::ok;
       };
       return I.eval_arg(call, 2, in, e, make_sink(fb));
     };

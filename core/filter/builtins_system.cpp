@@ -6,6 +6,8 @@
 #include <climits>
 #include <cstdlib>
 
+#include "core/utf8.hpp"
+
 namespace jview::filter::detail {
 
 namespace {
@@ -22,6 +24,16 @@ st f_builtins(interp&, const value&, const value*, value& out) {
   return st::ok;
 }
 
+st f_prog_origin(interp& I, const value&, const value*, value& out) {
+  out = I.prog.program_origin.empty() ? value() : value::string(utf8::valid_or_replaced(I.prog.program_origin));
+  return st::ok;
+}
+
+st f_jq_origin(interp& I, const value&, const value*, value& out) {
+  out = I.prog.jq_origin.empty() ? value() : value::string(utf8::valid_or_replaced(I.prog.jq_origin));
+  return st::ok;
+}
+
 st f_input_line_number(interp& I, const value&, const value*, value& out) {
   out = value::number(I.inputs == nullptr ? 0.0 : static_cast<double>(I.inputs->current_line()));
   return st::ok;
@@ -33,7 +45,7 @@ st f_input_filename(interp& I, const value&, const value*, value& out) {
     return st::ok;
   }
   std::string name = I.inputs->current_filename();
-  out = name.empty() ? value() : value::string(std::move(name));
+  out = name.empty() ? value() : value::string(utf8::valid_or_replaced(std::move(name)));  // as jq: U+FFFD
   return st::ok;
 }
 
@@ -119,10 +131,6 @@ st f_true(interp&, const value&, const value*, value& out) {
   out = value::boolean(true);
   return st::ok;
 }
-st f_null(interp&, const value&, const value*, value& out) {
-  out = value();
-  return st::ok;
-}
 
 // modulemeta: the metadata of the module named by the input, with its "deps" and "defs".
 st f_modulemeta(interp& I, const value& in, const value*, value& out) {
@@ -172,8 +180,8 @@ constexpr auto k_part = sorted_natives(std::to_array<native_def>({
     {"have_literal_numbers", 0, f_true, nullptr, nullptr},
     {"have_decnum", 0, f_true, nullptr, nullptr},
     {"get_search_list", 0, f_search_list, nullptr, nullptr},
-    {"get_prog_origin", 0, f_null, nullptr, nullptr},
-    {"get_jq_origin", 0, f_null, nullptr, nullptr},
+    {"get_prog_origin", 0, f_prog_origin, nullptr, nullptr},
+    {"get_jq_origin", 0, f_jq_origin, nullptr, nullptr},
     {"modulemeta", 0, f_modulemeta, nullptr, nullptr},
 }));
 

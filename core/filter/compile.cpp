@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "core/filter/eval.hpp"
 #include "core/filter/parser.hpp"
 #include "core/parser.hpp"
+#include "core/utf8.hpp"
 
 namespace jview::filter {
 
@@ -83,6 +85,8 @@ class resolver {
   // resolve_def, but an error is kept for when the definition is referenced (jq ignores unreferenced ones).
   void resolve_def_deferred(funcdef* f, bool global);
   funcdef* prelude(const std::string& name, std::uint32_t arity);
+  // Throws the undefined names recorded so far: the first, with the others as its `more`.
+  void throw_if_errors();
 
  private:
   // A node on the walk's explicit stack: `step` counts the node's steps done, `mark` is a scope size to restore.
@@ -92,9 +96,11 @@ class resolver {
     std::size_t mark;
   };
   [[noreturn]] void fail(const node* n, const std::string& msg);
+  // An undefined name: recorded, and resolution goes on, so that all of them are reported as jq 1.8 does.
+  void soft_fail(const node* n, const std::string& msg);
   node* next_child(frame& f);
   void resolve_var(node* n);
-  void resolve_callee(node* n);
+  bool resolve_callee(node* n);  // false: undefined (recorded; its arguments are not looked at, as in jq)
   void collect_vars(pattern* p, std::vector<std::string>& names);
   void resolve_pattern_keys(pattern* p);
   void push_vars(node* n);
@@ -105,6 +111,9 @@ class resolver {
   std::string_view src_;
   mod_scope ms_;
   std::vector<scope_entry> scope_;
+  std::vector<compile_error> errors_;
+  // Errors of referenced definitions: reported only when the program has no undefined names of its own (jq 1.8).
+  std::vector<compile_error> def_errors_;
 };
 
 // A call not bound in the local scope: the module's earlier definitions, then qualified imports or includes.
@@ -137,6 +146,34 @@ void resolver::fail(const node* n, const std::string& msg) {
   e.message = msg;
   locate(src_, n->pos, e.line, e.column, e.source_line);
   e.length = n->end > n->pos ? static_cast<int>(n->end - n->pos) : 1;
+  throw e;
+}
+
+void resolver::soft_fail(const node* n, const std::string& msg) {
+  try {
+    fail(n, msg);
+  } catch (compile_error& e) {
+    errors_.push_back(std::move(e));
+  }
+}
+
+void resolver::throw_if_errors() {
+  if (errors_.empty()) {
+    for (compile_error& d : def_errors_) {  // each referenced definition's errors, once
+      bool seen = false;
+      for (const compile_error& x : errors_) seen = seen || (x.line == d.line && x.column == d.column && x.file == d.file);
+      if (seen) continue;
+      std::vector<compile_error> more = std::move(d.more);
+      d.more.clear();
+      errors_.push_back(std::move(d));
+      for (compile_error& m : more) errors_.push_back(std::move(m));
+    }
+  }
+  def_errors_.clear();
+  if (errors_.empty()) return;
+  compile_error e = std::move(errors_.front());
+  for (std::size_t i = 1; i < errors_.size(); ++i) e.more.push_back(std::move(errors_[i]));
+  errors_.clear();
   throw e;
 }
 
@@ -199,17 +236,24 @@ funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
   // The definition's body sees no user scope: resolve it in a fresh resolver.
   resolver r(prog_, src);
   r.resolve_def(f, true);
+  r.throw_if_errors();
   return f;
 }
 
 void resolver::resolve_def_deferred(funcdef* f, bool global) {
   const std::size_t mark = scope_.size();
+  std::vector<compile_error> outer, outer_defs;
+  outer.swap(errors_);
+  outer_defs.swap(def_errors_);
   try {
     resolve_def(f, global);
+    throw_if_errors();
   } catch (compile_error& e) {
     scope_.resize(mark);
     prog_.pending_errors.emplace(f, std::move(e));
   }
+  errors_.swap(outer);
+  def_errors_.swap(outer_defs);
 }
 
 void resolver::resolve_def(funcdef* f, bool global) {
@@ -267,10 +311,10 @@ void resolver::resolve_var(node* n) {
       return;
     }
   }
-  fail(n, "$" + n->name + " is not defined");
+  soft_fail(n, "$" + n->name + " is not defined");
 }
 
-void resolver::resolve_callee(node* n) {
+bool resolver::resolve_callee(node* n) {
   const std::uint32_t arity = static_cast<std::uint32_t>(n->args.size());
   for (std::size_t i = scope_.size(); i-- > 0;) {
     const scope_entry& s = scope_[i];
@@ -278,18 +322,18 @@ void resolver::resolve_callee(node* n) {
     if (s.k == scope_entry::closure && arity == 0) {
       n->ck = call_kind::closure;
       n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-      return;
+      return true;
     }
     if (s.k == scope_entry::func && s.arity == arity) {
-      if (auto it = prog_.pending_errors.find(s.def->fn); it != prog_.pending_errors.end()) throw it->second;
+      if (auto it = prog_.pending_errors.find(s.def->fn); it != prog_.pending_errors.end()) def_errors_.push_back(it->second);
       n->ck = call_kind::local_def;
       n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
       n->fn = s.def->fn;
-      return;
+      return true;
     }
   }
   if (funcdef* f = module_function(n->name, arity)) {
-    if (auto it = prog_.pending_errors.find(f); it != prog_.pending_errors.end()) throw it->second;
+    if (auto it = prog_.pending_errors.find(f); it != prog_.pending_errors.end()) def_errors_.push_back(it->second);
     n->ck = call_kind::global_def;
     n->fn = f;
   } else if (funcdef* f = prelude(n->name, arity)) {
@@ -297,13 +341,17 @@ void resolver::resolve_callee(node* n) {
     n->fn = f;
   } else {
     const int idx = find_native(n->name, static_cast<int>(arity));
-    if (idx < 0) fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
+    if (idx < 0) {
+      soft_fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
+      return false;
+    }
     n->ck = call_kind::native;
     n->index = static_cast<std::uint32_t>(idx);
     if (arity == 0 && n->name == "env") prog_.ensure_env();
     if (arity == 0 && (n->name == "input" || n->name == "inputs" || n->name == "input_line_number"))
       prog_.reads_inputs_ = true;
   }
+  return true;
 }
 
 // One step of the walk at f.n: resolves what the node itself binds or refers to, in the order the recursive
@@ -316,7 +364,7 @@ node* resolver::next_child(frame& f) {
       resolve_var(n);
       return nullptr;
     case op::call:
-      if (f.step == 0) resolve_callee(n);
+      if (f.step == 0 && !resolve_callee(n)) return nullptr;
       if (f.step < n->args.size()) return n->args[f.step++];
       return nullptr;
     case op::funcdef:
@@ -367,7 +415,8 @@ node* resolver::next_child(frame& f) {
           return nullptr;
         }
       }
-      fail(n, "$" + want + " is not defined");
+      soft_fail(n, "$" + want + " is not defined");
+      return nullptr;
     }
     default:
       for (;;) {
@@ -448,6 +497,8 @@ std::vector<std::string> search_dirs(const program_impl& prog, const value& meta
     else
       dirs.push_back(origin + "/" + d);
   };
+  // Without "search" metadata jq 1.8 looks in "." (the current directory) first.
+  if (!meta.is_object() || !meta.has_member("search")) dirs.push_back(".");
   if (meta.is_object()) {
     const value s = meta.member("search");
     if (s.is_string()) add(s.string_copy());
@@ -461,13 +512,36 @@ std::vector<std::string> search_dirs(const program_impl& prog, const value& meta
   return dirs;
 }
 
+[[noreturn]] void module_error(const std::string& msg);
+
+// jq 1.8's rules for a module's name (its validate_relpath), checked before any file is looked for: no backslash,
+// no ".." component (a module never reaches outside its search directories: `import "../secret"` with `-L lib`
+// would read lib/../secret.json), no component equal to the one before it. The messages are jq's.
+void check_module_name(const std::string& rel) {
+  if (rel.find('\\') != std::string::npos)
+    module_error("Modules must be named by relative paths using '/', not '\\' (" + rel + ")");
+  std::string_view prev;
+  for (std::size_t at = 0, i = 0;; ++i) {
+    const std::size_t slash = rel.find('/', at);
+    const std::string_view part = std::string_view(rel).substr(at, slash == std::string::npos ? slash : slash - at);
+    if (part == "..") module_error("Relative paths to modules may not traverse to parent directories (" + rel + ")");
+    if (i > 0 && part == prev) module_error("module names must not have equal consecutive components: " + rel);
+    if (slash == std::string::npos) break;
+    prev = part;
+    at = slash + 1;
+  }
+}
+
 std::string find_module_file(const program_impl& prog, const std::string& rel, const value& meta,
                              const std::string& origin, const char* ext) {
+  check_module_name(rel);
   const std::size_t slash = rel.rfind('/');
   const std::string base = slash == std::string::npos ? rel : rel.substr(slash + 1);
   for (const std::string& d : search_dirs(prog, meta, origin)) {
     const std::string a = d + "/" + rel + ext;
     if (is_regular_file(a)) return a;
+    const std::string m = d + "/" + rel + "/jq/main" + ext;  // a package's jq/main.jq, as jq 1.8
+    if (is_regular_file(m)) return m;
     const std::string b = d + "/" + rel + "/" + base + ext;
     if (is_regular_file(b)) return b;
   }
@@ -593,11 +667,20 @@ bool detail::program_impl::load_data(const std::string& rel, const value& meta, 
   return true;
 }
 
+namespace {
+
+// A string from outside the JSON parser (an argument, a file, the environment): valid UTF-8, with invalid
+// sequences replaced as jq 1.8 replaces them (core/utf8.hpp), so that every builtin sees the same text.
+value string_from_outside(const std::string& s) { return value::string(utf8::valid_or_replaced(s)); }
+
+}  // namespace
+
 void detail::program_impl::ensure_env() {
   if (env_built_) return;
   env_built_ = true;
   value env_obj = value::empty_object();
-  for (const auto& [k, v] : environment) env_obj.object_mut().set(std::string_view(k), value::string(v));
+  for (const auto& [k, v] : environment)
+    env_obj.object_mut().set(std::string_view(utf8::valid_or_replaced(k)), string_from_outside(v));
   globals[0] = std::move(env_obj);
 }
 
@@ -623,34 +706,35 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
     prog->global_names.push_back(name);
     prog->globals.push_back(v);
   };
-  for (const auto& [k, v] : opts.string_args) {
-    add_global(k, value::string(v));
-    named.object_mut().set(std::string_view(k), value::string(v));
-  }
-  for (const auto& [k, text] : opts.json_args) {
+  auto bad_json = [](const char* option) {
+    compile_error e;
+    e.message = std::string("Invalid JSON text passed to --") + option;
+    e.length = 0;
+    e.bad_json_option = option;
+    return e;
+  };
+  std::vector<std::string_view> seen;
+  for (const compile_options::named_arg& a : opts.named_args) {
+    if (std::find(seen.begin(), seen.end(), std::string_view(a.name)) != seen.end()) continue;  // jq keeps the first
+    seen.push_back(a.name);
     value v;
-    std::string err;
-    if (!detail::parse_json_text(text, v, err)) {
-      compile_error e;
-      e.message = "Invalid JSON text passed to --argjson";
-      e.length = 0;
-      e.bad_json_option = "argjson";
-      throw e;
+    if (a.json) {
+      std::string err;
+      if (!detail::parse_json_text(a.text, v, err)) throw bad_json("argjson");
+    } else {
+      v = string_from_outside(a.text);
     }
-    add_global(k, v);
-    named.object_mut().set(std::string_view(k), v);
+    add_global(a.name, v);
+    named.object_mut().set(std::string_view(a.name), v);
   }
   std::vector<value> positional;
-  for (const auto& s : opts.positional_strings) positional.push_back(value::string(s));
-  for (const auto& t : opts.positional_json) {
+  for (const compile_options::positional_arg& a : opts.positional_args) {
     value v;
-    std::string err;
-    if (!detail::parse_json_text(t, v, err)) {
-      compile_error e;
-      e.message = "Invalid JSON text passed to --jsonargs";
-      e.length = 0;
-      e.bad_json_option = "jsonargs";
-      throw e;
+    if (a.json) {
+      std::string err;
+      if (!detail::parse_json_text(a.text, v, err)) throw bad_json("jsonargs");
+    } else {
+      v = string_from_outside(a.text);
     }
     positional.push_back(v);
   }
@@ -662,6 +746,8 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
   prog->library_paths = opts.library_paths;
   for (const auto& [name, text] : opts.environment)
     if (name == "HOME") prog->home = text;
+  prog->program_origin = opts.program_origin;
+  prog->jq_origin = opts.jq_origin;
   parser ps(prog->source, prog->arena);
   parsed_program parsed = ps.parse_program();
   // The main program's imports live as long as the program (the resolver keeps pointers to them).
@@ -685,6 +771,7 @@ std::unique_ptr<program> program::compile(std::string_view source, const compile
   ms.data = main_data;
   detail::resolver r(*prog, prog->source, ms);
   r.resolve(prog->main);
+  r.throw_if_errors();
   return prog;
 }
 

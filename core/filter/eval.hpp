@@ -154,6 +154,7 @@ class program_impl final : public program {
   std::vector<std::unique_ptr<module_info>> modules;       // every loaded module (cached by file)
   std::vector<std::string> library_paths;                  // -L
   std::string home;                                        // $HOME from compile_options::environment ("~" in paths)
+  std::string program_origin, jq_origin;                   // get_prog_origin, get_jq_origin (empty: null)
   std::deque<std::string> module_sources;  // texts of loaded modules (error locations); a deque: loading a module
                                            // while another one's text is in use (import chains) moves no text
   std::unique_ptr<std::vector<std::pair<std::string, module_info*>>> main_imports;
@@ -314,5 +315,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
 bool parse_json_text(std::string_view text, value& out, std::string& error);
 // The same with jq 1.8's reader: its leniency and its error texts (jq_json.cpp).
 bool parse_json_jq(std::string_view text, value& out, std::string& error);
+// A stream of values (--lenient input) with jq 1.8's reader: the values before an error are in `out`.
+bool parse_json_jq_stream(std::string_view text, std::vector<value>& out, std::string& error);
 
 }  // namespace jview::filter::detail

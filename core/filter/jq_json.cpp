@@ -8,6 +8,7 @@
 #include "core/filter/eval.hpp"
 #include "core/number.hpp"
 #include "core/utf8.hpp"
+#include "core/value_reader.hpp"
 
 namespace jview::filter::detail {
 
@@ -29,7 +30,7 @@ struct frame {
 
 class jq_reader {
  public:
-  explicit jq_reader(std::string_view text) : text_(text) {}
+  explicit jq_reader(std::string_view text, std::vector<value>* stream = nullptr) : text_(text), stream_(stream) {}
 
   bool run(value& out, std::string& err) {
     for (pos_ = 0; pos_ < text_.size(); ++pos_) {
@@ -48,6 +49,7 @@ class jq_reader {
     if (in_string_) return fail("Unfinished string", true, err);
     if (const char* e = check_literal()) return fail(e, true, err);
     if (!stack_.empty()) return fail("Unfinished JSON term", true, err);
+    if (stream_ != nullptr) return true;
     if (values_ == 0) {
       err = "Expected JSON value";
       return false;
@@ -58,6 +60,8 @@ class jq_reader {
 
  private:
   bool fail(const char* what, bool at_eof, std::string& err) {
+    failed_what_ = what;
+    failed_at_eof_ = at_eof;
     if (what == k_extra) {
       err = what;
       return false;
@@ -117,8 +121,12 @@ class jq_reader {
   }
 
   void finish_top() {
-    result_ = std::move(next_);
     has_next_ = false;
+    if (stream_ != nullptr) {  // a stream of values: each is handed out, none is "extra"
+      stream_->push_back(std::move(next_));
+      return;
+    }
+    result_ = std::move(next_);
     ++values_;
     done_ = true;
   }
@@ -190,7 +198,7 @@ class jq_reader {
         default: return "Invalid escape";
       }
     }
-    return add_value(value::string(std::move(s)));
+    return add_value(value::string(utf8::valid_or_replaced(std::move(s))));  // raw bytes: U+FFFD, as jq
   }
 
   const char* token(char c) {
@@ -207,9 +215,11 @@ class jq_reader {
         last_ = c == '[' ? last_seen::open_array : last_seen::open_object;
         return nullptr;
       case ':': {
+        // (jq 1.8 tests for the key first: a ':' with nothing before it is "Expected string key", even at the top.)
+        if (!has_next_) return "Expected string key before ':'";
         if (stack_.empty() || !stack_.back().container.is_object()) return "':' not as part of an object";
         frame& f = stack_.back();
-        if (!has_next_ || last_ == last_seen::colon || f.has_key) return "Expected string key before ':'";
+        if (last_ == last_seen::colon || f.has_key) return "Expected string key before ':'";
         if (!next_.is_string()) return "Object keys must be strings";
         f.key = std::move(next_);
         f.has_key = true;
@@ -271,7 +281,16 @@ class jq_reader {
     return nullptr;
   }
 
+ public:
+  const char* failed_what_ = nullptr;  // the last fail(): jq's message, at the text's end or not, where
+  bool failed_at_eof_ = false;
+  int line() const noexcept { return line_; }
+  int column() const noexcept { return column_; }
+  std::size_t pos() const noexcept { return pos_; }
+
+ private:
   std::string_view text_;
+  std::vector<value>* stream_;
   std::size_t pos_ = 0;
   int line_ = 1, column_ = 0;
   bool in_string_ = false, escaped_ = false, done_ = false;
@@ -291,4 +310,27 @@ bool parse_json_jq(std::string_view text, value& out, std::string& error) {
   return r.run(out, error);
 }
 
+bool parse_json_jq_stream(std::string_view text, std::vector<value>& out, std::string& error) {
+  jq_reader r(text, &out);
+  value unused;
+  return r.run(unused, error);
+}
+
 }  // namespace jview::filter::detail
+
+namespace jview {
+
+bool jq_diagnose(std::string_view text, jq_text_error& out) {
+  filter::detail::jq_reader r(text);
+  filter::value v;
+  std::string err;
+  if (r.run(v, err) || r.failed_what_ == nullptr || r.failed_what_ == filter::detail::k_extra) return false;
+  out.what = r.failed_what_;
+  out.at_eof = r.failed_at_eof_;
+  out.line = r.line();
+  out.column = r.column();
+  out.offset = r.pos();
+  return true;
+}
+
+}  // namespace jview

@@ -3,6 +3,7 @@
 // [year, month 0-11, day, hours, minutes, seconds, weekday, yearday].
 #include <sys/time.h>
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <ctime>
@@ -185,14 +186,15 @@ bool value_to_tm(const value& v, std::tm& tm, double* seconds = nullptr) {
   std::memset(&tm, 0, sizeof tm);
   int* fields[] = {&tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &tm.tm_wday, &tm.tm_yday};
   const std::uint32_t n = v.length();
+  // As jq 1.8's jv2tm: missing fields stay 0 (the year then is 1900), values clamp to int, NaN is refused.
   for (std::uint32_t i = 0; i < n && i < 8; ++i) {
     const value x = v.element(i);
-    if (!x.is_number()) return false;
-    const double d = x.number();
-    *fields[i] = static_cast<int>(d);
+    if (!x.is_number() || std::isnan(x.number())) return false;
+    double d = x.number();
     if (i == 5 && seconds != nullptr) *seconds = d;
+    if (i == 0) d -= 1900;
+    *fields[i] = d < INT_MIN ? INT_MIN : d > INT_MAX ? INT_MAX : static_cast<int>(d);
   }
-  tm.tm_year -= 1900;
   return true;
 }
 
@@ -240,8 +242,18 @@ st time_input(interp& I, const value& in, std::tm& tm, const char* who, bool loc
     return st::ok;
   }
   if (!in.is_array() || !value_to_tm(in, tm)) return I.fail(std::string(who) + " requires parsed datetime inputs");
-  (void)who;
   return st::ok;
+}
+
+// jq 1.8 normalises the broken-down time before formatting it: timegm (strftime: day 0 is the last of the month
+// before, and %Z is "GMT") or mktime in the local zone with DST found (strflocaltime: %z and %Z of that date).
+void normalise_tm(std::tm& tm, bool local) {
+  if (local) {
+    tm.tm_isdst = -1;
+    (void)std::mktime(&tm);
+  } else {
+    (void)timegm(&tm);
+  }
 }
 
 st format_time(interp& I, const value& in, const value& fmt, value& out, bool local) {
@@ -250,6 +262,7 @@ st format_time(interp& I, const value& in, const value& fmt, value& out, bool lo
   std::tm tm{};
   const st s = time_input(I, in, tm, who, local);
   if (s != st::ok) return s;
+  normalise_tm(tm, local);
   const std::string f = fmt.string_copy();
   if (f.empty()) {
     out = value::string("");

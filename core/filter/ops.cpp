@@ -259,7 +259,7 @@ bool merge_deep(value& a, const value& b, int depth) {
 
 std::intmax_t dtoi(double n) {
   if (n < static_cast<double>(INTMAX_MIN)) return INTMAX_MIN;
-  if (-n < static_cast<double>(INTMAX_MIN)) return INTMAX_MAX;
+  if (-n <= static_cast<double>(INTMAX_MIN)) return INTMAX_MAX;  // 2^63 and above (jq 1.8: <=)
   return static_cast<std::intmax_t>(n);
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/filter/parser.hpp"
+#include "core/utf8.hpp"
 
 namespace jview::filter {
 
@@ -534,7 +535,7 @@ node* parser::parse_string(const std::string& format, std::uint32_t start) {
     }
     if (p == piece::end) {
       if (!text.empty() || parts.empty()) {
-        node* lit = make_literal(value::string(std::move(text)), start);
+        node* lit = make_literal(value::string(utf8::valid_or_replaced(std::move(text))), start);  // raw bytes: as jq
         lit->sub = 1;  // literal text: formats do not apply to it
         parts.push_back(lit);
         text.clear();
@@ -549,7 +550,7 @@ node* parser::parse_string(const std::string& format, std::uint32_t start) {
     // p == interp
     any_interp = true;
     if (!text.empty()) {
-      node* lit = make_literal(value::string(std::move(text)), start);
+      node* lit = make_literal(value::string(utf8::valid_or_replaced(std::move(text))), start);  // raw bytes: as jq
       lit->sub = 1;
       parts.push_back(lit);
       text.clear();

@@ -45,13 +45,24 @@ class input_provider {
 };
 
 struct compile_options {
-  // --arg/--argjson/--slurpfile/--rawfile values as (name, JSON text or string) pairs are set through these:
-  std::vector<std::pair<std::string, std::string>> string_args;  // $name = "text"          (--arg, --rawfile)
-  std::vector<std::pair<std::string, std::string>> json_args;    // $name = parsed JSON text (--argjson, --slurpfile)
-  std::vector<std::string> positional_strings;                   // $ARGS.positional (--args)
-  std::vector<std::string> positional_json;                      // $ARGS.positional (--jsonargs)
+  // --arg/--rawfile ($name = "text") and --argjson/--slurpfile ($name = the parsed JSON text), in command-line
+  // order, which is $ARGS.named's; the first of a name wins, as in jq 1.8.
+  struct named_arg {
+    std::string name, text;
+    bool json = false;
+  };
+  std::vector<named_arg> named_args;
+  // $ARGS.positional in order: strings (--args) and JSON texts (--jsonargs), as the command line switched.
+  struct positional_arg {
+    std::string text;
+    bool json = false;
+  };
+  std::vector<positional_arg> positional_args;
   std::vector<std::string> library_paths;                        // -L
   std::vector<std::pair<std::string, std::string>> environment;  // $ENV / env; HOME: "~" and ~/.jq (cli reads environ)
+  // get_prog_origin (the -f file's directory, else the current one) and get_jq_origin (the executable's directory),
+  // found by cli as jq 1.8 finds them; empty gives null.
+  std::string program_origin, jq_origin;
   // The evaluator's shortcuts (core/filter/fast_paths.cpp lists them). Off, every construct takes the general
   // evaluation, with the same outputs and errors: the tests run both ways.
   bool fast_paths = true;

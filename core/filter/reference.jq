@@ -254,6 +254,10 @@ def range($from; $upto; $by):
 #: [range(5; 0; -2)]
 #: [range(0; 1; 0)]
 #: [range(1, 2; 4; 1, 2)]
+#: [range({}; 10; 3)]
+#: [range(0; 3; null)]
+#: [range(null; 3; 1)]
+#: [range("a"; "b"; 1)]
 
 def limit($n; f):
   if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)

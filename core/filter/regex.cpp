@@ -57,8 +57,7 @@ st compile_regex(interp& I, std::string_view pattern, const match_options& mo, r
     OnigUChar buf[ONIG_MAX_ERROR_MESSAGE_LEN];
     h.lib->error_text(buf, r, &einfo);
     h.re = nullptr;
-    return I.fail(std::string(pattern) + " (at offset " + std::to_string(einfo.par == nullptr ? 0 : 0) +
-                  ") is not a valid regex: " + reinterpret_cast<const char*>(buf));
+    return I.fail(std::string("Regex failure: ") + reinterpret_cast<const char*>(buf));  // jq 1.8's wording
   }
   return st::ok;
 }

@@ -14,39 +14,11 @@ namespace jview::filter::detail {
 
 namespace {
 
-// Replaces invalid UTF-8 the way jq's decoder does: a bad sequence becomes U+FFFD and consumes the bytes up to
-// (not including) the first byte that breaks it, or the rest of the buffer when it is cut short.
+// Invalid UTF-8 (from @base64d) replaced as jq's decoder does (core/utf8.hpp, the one replacer).
 std::string sanitize_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
-  const unsigned char* end = p + s.size();
-  while (p < end) {
-    if (*p < 0x80) {
-      out.push_back(static_cast<char>(*p++));
-      continue;
-    }
-    std::uint32_t cp;
-    const std::size_t k = utf8::decode(p, end, cp);
-    if (k > 0) {
-      out.append(reinterpret_cast<const char*>(p), k);
-      p += k;
-      continue;
-    }
-    std::size_t len = (*p >= 0xf0) ? 4 : (*p >= 0xe0) ? 3 : (*p >= 0xc0) ? 2 : 1;
-    if (static_cast<std::size_t>(end - p) < len) {
-      len = static_cast<std::size_t>(end - p);
-    } else {
-      for (std::size_t i = 1; i < len; ++i) {
-        if ((p[i] & 0xc0) != 0x80) {
-          len = i;
-          break;
-        }
-      }
-    }
-    utf8::append(out, utf8::k_replacement);
-    p += len;
-  }
+  utf8::append_replacing(out, s);
   return out;
 }
 
@@ -180,9 +152,9 @@ st f_explode(interp& I, const value& in, const value*, value& out) {
     std::size_t k = 1;
     if (cp >= 0x80) {
       k = utf8::decode(p, end, cp);
-      if (k == 0) {
+      if (k == 0) {  // (strings are valid UTF-8 when they enter; this keeps explode to jq's rule regardless)
         cp = utf8::k_replacement;
-        k = 1;
+        k = utf8::invalid_length(p, end);
       }
     }
     cps.push_back(value::number(cp));
@@ -520,6 +492,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
         case '&': out += "&amp;"; break;
         case '\'': out += "&apos;"; break;
         case '"': out += "&quot;"; break;
+        case '\0': out += "\\0"; break;  // jq 1.8's escaping writes NUL as \0 in every format
         default: out.push_back(c);
       }
     }
@@ -590,7 +563,10 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
             out.push_back('"');
             for (char c : s) {
               if (c == '"') out.push_back('"');
-              out.push_back(c);
+              if (c == '\0')
+                out += "\\0";
+              else
+                out.push_back(c);
             }
             out.push_back('"');
           } else {
@@ -600,6 +576,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
                 case '\t': out += "\\t"; break;
                 case '\n': out += "\\n"; break;
                 case '\r': out += "\\r"; break;
+                case '\0': out += "\\0"; break;  // jq 1.8
                 default: out.push_back(c);
               }
             }
@@ -621,6 +598,8 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
           for (char c : s) {
             if (c == '\'')
               out += "'\\''";
+            else if (c == '\0')
+              out += "\\0";
             else
               out.push_back(c);
           }

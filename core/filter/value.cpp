@@ -3,8 +3,11 @@
 // jq's order on values is in value_order.cpp, their JSON text in value_json.cpp.
 #include "core/filter/value.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <deque>
 
+#include "core/key_index.hpp"
 #include "core/number.hpp"
 
 namespace jview::filter {
@@ -28,6 +31,7 @@ void release(box* b) noexcept {
       }
       d->doc.reset();  // the document is released now, as by delete
       d->element_cache.clear();
+      d->member_cache.clear();
       d->streamed = false;
       g_spare_doc_slot.box = d;
       break;
@@ -180,28 +184,88 @@ value value::element(std::uint32_t i) const {
   return sibling_view(node_i);
 }
 
+namespace detail {
+
+struct member_index {
+  jview::detail::string_index keys;  // the object's keys, in member order
+  std::vector<std::uint32_t> nodes;  // their key nodes
+  std::deque<std::string> decoded;   // escaped keys, decoded (stable addresses)
+};
+
+void member_index_deleter::operator()(member_index* m) const noexcept { delete m; }
+
+}  // namespace detail
+
+namespace {
+
+constexpr std::uint32_t k_member_index_min = 32;  // members scanned at every lookup below this size
+constexpr std::size_t k_member_cache_max = 8;     // big objects with a key index per document box
+
+// The key node of `key` in view object obj of d, or document::npos: a scan, the first match (a view object's keys
+// are distinct: one that repeats a key is an owned object, see sibling_view). Plain keys are told apart by length
+// before their bytes are compared.
+std::uint32_t scan_members(const document& d, std::uint32_t obj, std::string_view key) noexcept {
+  const char* src = d.source();
+  const std::uint32_t end = d[obj].next;
+  for (std::uint32_t i = obj + 1; i < end;) {
+    const node& kn = d[i];
+    const char* k = src + kn.offset;
+    const bool hit = (kn.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0
+                         ? kn.len == key.size() && (key.empty() || (k[0] == key[0] &&
+                                                                    std::memcmp(k, key.data(), key.size()) == 0))
+                         : d.string_equals(i, key);
+    if (hit) return i;
+    i = d[i + 1].next;
+  }
+  return document::npos;
+}
+
+std::unique_ptr<detail::member_index, detail::member_index_deleter> index_members(const document& d,
+                                                                                  std::uint32_t obj) {
+  std::unique_ptr<detail::member_index, detail::member_index_deleter> m(new detail::member_index);
+  std::vector<std::string_view> texts;
+  texts.reserve(d[obj].len);
+  m->nodes.reserve(d[obj].len);
+  const std::uint32_t end = d[obj].next;
+  for (std::uint32_t i = obj + 1; i < end; i = d[i + 1].next) {
+    if ((d[i].flags & (node_flag::escapes | node_flag::bad_utf8)) != 0) {
+      m->decoded.emplace_back();
+      d.append_string(i, m->decoded.back());
+      texts.emplace_back(m->decoded.back());
+    } else {
+      texts.push_back(d.raw(i));
+    }
+    m->nodes.push_back(i);
+  }
+  m->keys.build(std::move(texts));
+  return m;
+}
+
+}  // namespace
+
 value value::member(std::string_view key, bool* found) const {
   if (rep_ == rep_view) {
-    // A view object has distinct keys (one that repeats a key is an owned object, see sibling_view): the first
-    // match is the member. Plain keys are told apart by length before their bytes are compared.
     const document& d = doc();
-    const char* src = d.source();
-    const std::uint32_t end = d[idx_].next;
-    for (std::uint32_t i = idx_ + 1; i < end;) {
-      const node& kn = d[i];
-      const char* k = src + kn.offset;
-      const bool hit = (kn.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0
-                           ? kn.len == key.size() && (key.empty() || (k[0] == key[0] &&
-                                                                      std::memcmp(k, key.data(), key.size()) == 0))
-                           : d.string_equals(i, key);
-      if (hit) {
-        if (found) *found = true;
-        return sibling_view(i + 1);
+    std::uint32_t k = document::npos;
+    if (d[idx_].len < k_member_index_min) {
+      k = scan_members(d, idx_, key);
+    } else {
+      // A big object: its first lookup scans (one lookup costs no more than before); the second builds a key
+      // index, kept with the document box for the lookups after it (expected O(1) each, whatever the keys).
+      auto& cache = doc_box_ptr()->member_cache;
+      auto it = std::find_if(cache.begin(), cache.end(), [&](const auto& e) { return e.first == idx_; });
+      if (it == cache.end()) {
+        if (cache.size() >= k_member_cache_max) cache.erase(cache.begin());
+        cache.emplace_back(idx_, nullptr);
+        k = scan_members(d, idx_, key);
+      } else {
+        if (!it->second) it->second = index_members(d, idx_);
+        const std::uint32_t j = it->second->keys.find(key);
+        if (j != jview::detail::string_index::npos) k = it->second->nodes[j];
       }
-      i = d[i + 1].next;
     }
-    if (found) *found = false;
-    return value();
+    if (found) *found = k != document::npos;
+    return k != document::npos ? sibling_view(k + 1) : value();
   }
   if (rep_ == rep_object) {
     const auto& o = object_data_ref();
@@ -394,14 +458,8 @@ void value::detach_streamed() { detach(k_detach_depth); }
 
 namespace {
 
-inline std::uint64_t hash_key(std::string_view s) noexcept {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h ^ (h >> 29);
-}
+// Seeded (core/key_index.hpp): keys built from the input cannot be made to collide.
+inline std::uint64_t hash_key(std::string_view s) noexcept { return jview::detail::key_hash(s); }
 
 constexpr std::size_t k_linear_max = 8;  // members searched linearly before an index is worth building
 

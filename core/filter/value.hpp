@@ -38,11 +38,20 @@ struct box {
   static void operator delete(void* p) noexcept { ::operator delete(p); }
 };
 
+// The key index of one big view object (value.cpp), built on its second lookup.
+struct member_index;
+struct member_index_deleter {
+  void operator()(member_index* m) const noexcept;
+};
+
 // One document shared by every view into it: the only place that touches the shared_ptr's atomic count.
 struct doc_box : box {
   std::shared_ptr<const document> doc;
   // Random access into big view arrays: element node indices, built on the first far index (see value::element).
   std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> element_cache;
+  // Lookups by key in big view objects: the object's node and its key index (nullptr after the first lookup, which
+  // scans; see value::member), so that `. as $o | keys[] | $o[.]` stays linear.
+  std::vector<std::pair<std::uint32_t, std::unique_ptr<member_index, member_index_deleter>>> member_cache;
   // An input read by `input`/`inputs`: values kept past it should not pin it (see value::detach_streamed).
   bool streamed = false;
   explicit doc_box(std::shared_ptr<const document> d) : box(box_type::doc), doc(std::move(d)) {}

@@ -18,7 +18,7 @@ _jview() {
     --threads) return ;;
   esac
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "--arg --argjson --args --ascii-output --check --check-format --check-formatted --color-output --compact-output --decompress --exit-status --force-ssse3 --from-file --help --in-place --indent --join-output --jsonargs --kernels --library-path --max-depth --monochrome-output --no-progress --no-simd --null-input --numbers --progress --raw-input --raw-output --raw-output0 --rawfile --replace-invalid-utf8 --seq --slurp --slurpfile --sort-keys --stream --stream-errors --strict --tab --threads --unbuffered --utf8 --version -C -L -M -R -S -V -a -c -e -f -h -i -j -n -r -s" -- "$cur"))
+    COMPREPLY=($(compgen -W "--arg --argjson --args --ascii-output --check --check-format --check-formatted --color-output --compact-output --decompress --exit-status --force-ssse3 --from-file --help --in-place --indent --join-output --jsonargs --kernels --lenient --library-path --max-depth --monochrome-output --no-progress --no-simd --null-input --numbers --progress --raw-input --raw-output --raw-output0 --rawfile --replace-invalid-utf8 --seq --slurp --slurpfile --sort-keys --stream --stream-errors --strict --tab --threads --unbuffered --utf8 --version -C -L -M -R -S -V -a -c -e -f -h -i -j -n -r -s" -- "$cur"))
   else
     COMPREPLY=($(compgen -f -- "$cur"))
   fi

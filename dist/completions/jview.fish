@@ -8,6 +8,7 @@ complete -c jview -l strict -d 'each input must be exactly one JSON text (RFC 82
 complete -c jview -l max-depth -x -d 'the deepest nesting of input accepted (default 10000, as jq)'
 complete -c jview -l replace-invalid-utf8 -d 'replace invalid UTF-8 in strings by U+FFFD, as jq does, instead of'
 complete -c jview -l decompress -x -a 'auto never' -d 'auto (the default): read gzip, zstd, xz and bzip2 input (told by its)'
+complete -c jview -l lenient -d 'read input as jq 1.8 does: NaN, Infinity, 01, .5, 1., +1 and invalid'
 complete -c jview -s c -l compact-output -d 'compact output: each value on one line'
 complete -c jview -l tab -d 'indent with one tab per level'
 complete -c jview -l indent -x -d 'indent with N spaces per level (0-7, default 2)'

@@ -13,8 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::exact_copy in(data, size);
   const std::string_view source(in.data(), in.size());
   filter::compile_options opts;
-  opts.string_args = {{"name", "value"}};
-  opts.json_args = {{"j", "{\"a\":[1,2]}"}};
+  opts.named_args = {{"name", "value", false}, {"j", "{\"a\":[1,2]}", true}};
   try {
     std::unique_ptr<filter::program> p = filter::program::compile(source, opts);
     JVIEW_FUZZ_CHECK(p != nullptr);

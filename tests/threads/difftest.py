@@ -60,6 +60,8 @@ PROGRAMS = [
     ["-c", "select(.a? > 10)"], ["-c", ".[]?"], ["-c", "try error catch ."], ["-c", "error({a:1})"],
     ["-j", "tostring"], ["--seq", "-c", "."], ["-c", "[.,input]"], ["-c", "debug(\"d\"; .a?) | .b?"],
     ["--raw-output0", ".s? // empty"], ["-S", "--tab", "."], ["-c", "{a} | tojson | fromjson"],
+    ["-e", "if .n == 7 then \"x\\n\" | halt_error(-4) else .b? end"],
+    ["-e", "if .n == 7 then \"x\\n\" | halt_error(-1) else .n end"],
 ]
 CHUNKS = ["1", "2", "3", "7", "16", "61", "400", ""]
 

@@ -242,14 +242,13 @@ TEST_CASE("filter program: debug and stderr callbacks") {
 
 TEST_CASE("filter program: named and positional arguments, $ENV") {
   compile_options o;
-  o.string_args = {{"name", "x"}};
-  o.json_args = {{"obj", "{\"k\":[1,2]}"}};
-  o.positional_strings = {"p"};
+  o.named_args = {{"name", "x", false}, {"obj", "{\"k\":[1,2]}", true}, {"name", "y", false}};  // the first wins
+  o.positional_args = {{"p", false}, {"[1]", true}};
   o.environment = {{"HOME", "/home/u"}};
   result r = run("$name, $obj.k[1], $ARGS, $ENV.HOME, env.HOME", value(), o);
   REQUIRE(r.ok);
   CHECK(r.out == std::vector<std::string>{"\"x\"", "2",
-                                          "{\"positional\":[\"p\"],\"named\":{\"name\":\"x\",\"obj\":{\"k\":[1,2]}}}",
+                                          "{\"positional\":[\"p\",[1]],\"named\":{\"name\":\"x\",\"obj\":{\"k\":[1,2]}}}",
                                           "\"/home/u\"", "\"/home/u\""});
   CHECK_THROWS_AS(program::compile("$nope", compile_options{}), compile_error);
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "core/utf8.hpp"
 #include "simd/pages.hpp"
@@ -28,12 +29,18 @@ namespace {
 
 constexpr std::size_t k_chunk = simd::k_huge_page;
 constexpr std::size_t k_chunk_copy = std::size_t{64} << 10;  // larger copies come from malloc
-thread_local copy_chunk* g_copy_chunk = nullptr;            // the chunk copies are cut from
+// The chunk copies are cut from, per thread; at the thread's end it goes if no copy uses it (else with its last
+// copy: release_copy frees a chunk that is no thread's current one).
+struct copy_chunk_slot {
+  copy_chunk* c = nullptr;
+  ~copy_chunk_slot();
+};
+thread_local copy_chunk_slot g_copy_chunk;
 
 // Room for n nodes (whole nodes: every cut stays aligned for the next), from the current chunk or a new one.
 node* cut_copy(std::size_t n, copy_chunk*& from) noexcept {
   const std::size_t bytes = n * sizeof(node);
-  copy_chunk* c = g_copy_chunk;
+  copy_chunk* c = g_copy_chunk.c;
   if (c == nullptr || k_chunk - c->used < bytes) {
     if (c != nullptr && c->live == 0) {
       c->used = 0;
@@ -45,7 +52,7 @@ node* cut_copy(std::size_t n, copy_chunk*& from) noexcept {
         simd::unmap_pages(mem, k_chunk);
         return nullptr;
       }
-      g_copy_chunk = c;
+      g_copy_chunk.c = c;
     }
   }
   auto* p = reinterpret_cast<node*>(c->base + c->used);
@@ -58,14 +65,22 @@ node* cut_copy(std::size_t n, copy_chunk*& from) noexcept {
 // The n nodes at p, cut from c, are no longer used.
 void release_copy(copy_chunk* c, const node* p, std::size_t n) noexcept {
   const std::size_t bytes = n * sizeof(node);
-  if (c == g_copy_chunk && reinterpret_cast<const char*>(p) + bytes == c->base + c->used) c->used -= bytes;
+  if (c == g_copy_chunk.c && reinterpret_cast<const char*>(p) + bytes == c->base + c->used) c->used -= bytes;
   if (--c->live != 0) return;
-  if (c == g_copy_chunk) {
+  if (c == g_copy_chunk.c) {
     c->used = 0;
     return;
   }
   simd::unmap_pages(c->base, k_chunk);
   delete c;
+}
+
+copy_chunk_slot::~copy_chunk_slot() {
+  copy_chunk* const chunk = std::exchange(c, nullptr);
+  if (chunk != nullptr && chunk->live == 0) {
+    simd::unmap_pages(chunk->base, k_chunk);
+    delete chunk;
+  }
 }
 
 }  // namespace

@@ -69,7 +69,8 @@ struct pipeline {
   std::string error;
 
   // Reads more compressed input (the producer): in_last once there is no more; false on a read error (`error`).
-  bool more_input();
+  // `keep`: the bytes not yet decoded are kept in front of the new ones (else the decoder has taken them all).
+  bool more_input(bool keep = false);
   // Decodes into b until it is full, the input ends (or fails), or (a stream) the input would wait and b has
   // something. True: more may follow; false: the end (final, error set).
   bool fill(block& b);
@@ -78,7 +79,7 @@ struct pipeline {
   void publish(block* b, bool last);
 };
 
-bool pipeline::more_input() {
+bool pipeline::more_input(bool keep) {
   if (in->type() == byte_source::kind::whole) {  // (given all at once by the first call)
     const std::string_view all = in->whole();
     in_base = in_at = reinterpret_cast<const std::uint8_t*>(all.data());
@@ -86,9 +87,15 @@ bool pipeline::more_input() {
     in_last = true;
     return true;
   }
-  in_before += static_cast<std::uint64_t>(in_end - in_base);
+  // Bytes the decoder left (a header cut by the buffer's end) move to the front and are read again with the next.
+  const std::size_t left = keep ? static_cast<std::size_t>(in_end - in_at) : 0;
+  in_before += static_cast<std::uint64_t>(in_at - in_base);
   if (!ibuf) ibuf.reset(new std::uint8_t[k_input]);
   std::size_t got = 0;
+  if (left != 0) {
+    std::memmove(ibuf.get(), in_at, left);
+    got = left;
+  }
   if (!prefix.empty()) {  // (at most k_longest_magic bytes)
     std::memcpy(ibuf.get(), prefix.data(), prefix.size());
     got = prefix.size();
@@ -96,7 +103,7 @@ bool pipeline::more_input() {
   }
   bool failed = false;
   // A stream: what has arrived (waiting only for the first byte); a file: a full buffer.
-  while (!src_ended && (got == 0 || (!stream && got < k_input))) {
+  while (!src_ended && (got == left || (!stream && got < k_input))) {
     std::size_t n = 0;
     const byte_source::result r = in->read(reinterpret_cast<char*>(ibuf.get()) + got, k_input - got, n);
     got += n;
@@ -127,9 +134,17 @@ bool pipeline::fill(block& b) {
         return false;
       }
     }
+    const std::uint8_t* const in0 = in_at;
+    const std::uint8_t* const out0 = out;
     const decoder::status s = dec->decode(in_at, in_end, in_last, out, out_end);
     if (s == decoder::status::ok) {
       if (out == out_end) break;
+      // No progress with input left: the decoder needs more bytes than are here (a header cut by the buffer's end).
+      if (in_at == in0 && out == out0 && in_at != in_end && !in_last && !more_input(true)) {
+        b.len = static_cast<std::size_t>(out - b.data.get());
+        final = byte_source::result::error;
+        return false;
+      }
       continue;
     }
     b.len = static_cast<std::size_t>(out - b.data.get());

@@ -3,7 +3,9 @@
 stdout and stderr and the exit status must be equal. Inputs: NDJSON, pretty multi-line values, values several to a
 line or spread over lines in odd ways, parse errors anywhere, byte order marks, no final newline, several files, a
 missing one; pieces as small as 1 byte (JVIEW_CHUNK_SIZE, read by the CLI for tests) so that values span every kind
-of boundary; from files, from standard input redirected from a file, and through a pipe.
+of boundary; from files, from standard input redirected from a file, and through a pipe. The same over compressed
+inputs (tests/threads/compressed_inputs.py: gzip, zstd, xz and bzip2, whole, concatenated members, truncated and
+corrupt streams), alone, mixed with plain files, on standard input and through a pipe.
 
 usage: difftest.py --jview build/jview [--seed 1] [--quick]
 """
@@ -14,6 +16,8 @@ import random
 import subprocess
 import sys
 import tempfile
+
+import compressed_inputs
 
 
 def rand_value(rnd, depth=0):
@@ -135,6 +139,34 @@ def main():
             if not name.startswith(("bad", "trunc")):
                 check("pipe %s" % name, run(a.jview, 1, ["-c", ".a?"], [], data, chunk, pipe=True),
                       run(a.jview, 4, ["-c", ".a?"], [], data, chunk, pipe=True))
+        # compressed inputs: each variant with two programs at a random chunk size; then a few groups mixing formats,
+        # plain files and a missing one, and standard input and a pipe
+        packed = compressed_inputs.variants(rnd, inputs, compressed_inputs.available())
+        for name, data in packed:
+            paths[name] = os.path.join(d, name)
+            with open(paths[name], "wb") as f:
+                f.write(data)
+        for name, data in packed:
+            for prog in (["-c", "."], rnd.choice(PROGRAMS)):
+                chunk = rnd.choice(chunks)
+                desc = "%s %s JVIEW_CHUNK_SIZE=%s" % (prog, name, chunk)
+                check(desc, run(a.jview, 1, prog, [paths[name]], chunk=chunk),
+                      run(a.jview, 4, prog, [paths[name]], chunk=chunk))
+        names = [n for n, _ in packed]
+        for i in range(12):
+            files = [paths[n] for n in rnd.sample(names, 3)] + [paths[rnd.choice(["nd", "pretty", "bad1"])]]
+            if i % 4 == 0:
+                files.insert(1, os.path.join(d, "missing.json.gz"))
+            rnd.shuffle(files)
+            prog, chunk = rnd.choice(PROGRAMS), rnd.choice(chunks)
+            desc = "%s %s JVIEW_CHUNK_SIZE=%s" % (prog, [os.path.basename(f) for f in files], chunk)
+            check(desc, run(a.jview, 1, prog, files, chunk=chunk), run(a.jview, 4, prog, files, chunk=chunk))
+        for name, data in rnd.sample(packed, min(24, len(packed))):
+            chunk = rnd.choice(chunks)
+            check("stdin < %s" % name, run(a.jview, 1, ["-c", "."], [], data, chunk),
+                  run(a.jview, 4, ["-c", "."], [], data, chunk))
+            check("pipe %s" % name, run(a.jview, 1, ["-c", ".a?"], [], data, chunk, pipe=True),
+                  run(a.jview, 4, ["-c", ".a?"], [], data, chunk, pipe=True))
     print("%d comparisons, %d different" % (runs, failures))
     return 1 if failures else 0
 

@@ -557,8 +557,12 @@ class replayer {
         rep_.open_failed(*t.name, t.why);
         break;
       case task::type::read_failed:
+        // The input ended in a read error (a truncated or corrupt stream) inside a value begun in an earlier piece:
+        // its bytes run here first, as one thread reads them: a syntax error well before their end is that error,
+        // a value the end cut short gives way to the read error.
+        if (tail_ && !stopped_) run_tail(false);
         tail_ = false;
-        if (!stopped_) {
+        if (!stopped_ && !result_.halted) {
           out_.flush();
           rep_.read_failed(*t.name, t.why);
         }

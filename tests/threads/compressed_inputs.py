@@ -56,3 +56,11 @@ def variants(rnd, texts, codecs):
             out.append(("%s-trailer.%s" % (name, ext), whole[:-2] + bytes([whole[-2] ^ 1, whole[-1]])))
             out.append(("%s-after.%s" % (name, ext), whole + b"\n{\"not\": \"compressed\"}\n"))
     return out
+
+
+BROKEN = ("-trunc-", "-members-trunc.", "-flip.", "-garbage.", "-trailer.", "-after.")
+
+
+def intact(name):
+    """True for a variant that decodes without error (whole or concatenated members)."""
+    return not any(b in name for b in BROKEN)

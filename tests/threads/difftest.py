@@ -5,7 +5,7 @@ line or spread over lines in odd ways, parse errors anywhere, byte order marks, 
 missing one; pieces as small as 1 byte (JVIEW_CHUNK_SIZE, read by the CLI for tests) so that values span every kind
 of boundary; from files, from standard input redirected from a file, and through a pipe. The same over compressed
 inputs (tests/threads/compressed_inputs.py: gzip, zstd, xz and bzip2, whole, concatenated members, truncated and
-corrupt streams), alone, mixed with plain files, on standard input and through a pipe.
+corrupt streams), alone, mixed with plain files, on standard input; intact streams also through a pipe.
 
 usage: difftest.py --jview build/jview [--seed 1] [--quick]
 """
@@ -165,6 +165,13 @@ def main():
             chunk = rnd.choice(chunks)
             check("stdin < %s" % name, run(a.jview, 1, ["-c", "."], [], data, chunk),
                   run(a.jview, 4, ["-c", "."], [], data, chunk))
+        # Through a pipe, intact streams only: as with a plain text cut short, where a broken stream's error falls
+        # among the values depends on how its bytes arrive (one thread writes each value as soon as it is complete,
+        # then meets the decoder's error; the threads' reader waits for the next newline), so a truncated or
+        # corrupt stream is compared from files and redirected stdin above, not through a pipe.
+        intact = [(n, d) for n, d in packed if compressed_inputs.intact(n) and not n.startswith(("bad", "trunc"))]
+        for name, data in rnd.sample(intact, min(24, len(intact))):
+            chunk = rnd.choice(chunks)
             check("pipe %s" % name, run(a.jview, 1, ["-c", ".a?"], [], data, chunk, pipe=True),
                   run(a.jview, 4, ["-c", ".a?"], [], data, chunk, pipe=True))
     print("%d comparisons, %d different" % (runs, failures))

@@ -46,7 +46,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import big_rows  # noqa: E402  (the --huge rows)
 import compressed_rows  # noqa: E402  (the --compressed rows)
+import startup_rows  # noqa: E402  (the start-up rows)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROGRAMS = ["bench", "bench_dtoa", "bench_utf8"]
@@ -56,7 +58,8 @@ ENGINE_ORDER = ["jview", "jview-reuse", "jview-portable", "jview-sse2", "jview-s
                 "jview-avx2-one-pass", "jview-avx512", "simdjson-dom", "simdjson-dom-reuse",
                 "simdjson-dom-reuse-haswell", "simdjson-ondemand", "simdjson", "boost-json", "rapidjson",
                 "nlohmann", "to_chars", "fmt", "jq", "jq-1.8", "gojq", "isutf8", "iconv", "cat", "zcat|jview",
-                "igzip|jview", "zstdcat|jview", "zcat|jq"]
+                "igzip|jview", "zstdcat|jview", "zcat|jq", "jview-t2", "jview-tall", "cat|jview", "cat|jview-t2",
+                "cat|jview-tall", "zcat|jq-1.8", "zcat|gojq", "hello-c"]
 
 
 def log(msg):
@@ -232,7 +235,7 @@ LANG_WORKLOADS = {"cmd-pretty", "cmd-minify", "cmd-path", "cmd-select-count", "c
 # Targets: issue 6 (language rows on twitter, citm_catalog and the 200 MB log), issue 4 (`--utf8` on 1 GB of text).
 LANG_TARGETS = {"jq": 10.0, "gojq": 3.0}
 UTF8_TARGET_ISUTF8, UTF8_TARGET_CAT = 3.0, 1.5
-WORKLOAD_ORDER = [w for w, _ in FILTERS] + ["cmd-check", "cmd-utf8"]
+WORKLOAD_ORDER = ["cmd-startup"] + [w for w, _ in FILTERS] + ["cmd-per-value", "cmd-check", "cmd-utf8"]
 
 
 def kind_of(name):
@@ -547,7 +550,9 @@ def target_verdicts(workload, label, by_engine):
                 ratio = by_engine[engine]["median_us"] / base
                 out.append(("%s %s%.1fx (want >= %gx)" % (engine, "> " if by_engine[engine].get("timed_out") else "",
                                                           ratio, want), ratio >= want))
-    out += compressed_rows.verdicts(label, by_engine)
+    out += big_rows.verdicts(label, by_engine) if big_rows.is_big(label) else compressed_rows.verdicts(label, by_engine)
+    if workload == "cmd-startup":
+        out += startup_rows.verdicts(by_engine)
     if workload == "cmd-utf8" and label.startswith("utf8-text") and by_engine["jview"]["bytes"] >= 500e6:
         if "isutf8" in by_engine:
             ratio = by_engine["isutf8"]["median_us"] / base
@@ -730,7 +735,14 @@ def main():
     ap.add_argument("--utf8-mb", type=float, help="size of the generated text for --utf8 (default 1000; 20 with "
                     "--quick; 0: none)")
     ap.add_argument("--huge", action="store_true",
-                    help="with --commands: also `-c .` over a generated 1 GB NDJSON log (slow: about 10 minutes)")
+                    help="with --commands: also the big-input rows (tests/benchmarks/big_rows.py): a generated 1 GB "
+                         "NDJSON log and its .gz/.zst, four programs, jview --threads 1/2/all from the file, a pipe "
+                         "and the compressed files beside zcat|jq, zcat|gojq, igzip|jview, zstdcat|jview and cat "
+                         "(about 40 minutes on 2 cores)")
+    ap.add_argument("--huge-runs", type=int, default=3, help="timed runs of each --huge command (default 3)")
+    ap.add_argument("--no-startup", action="store_true", help="skip the start-up rows (`-n 1`)")
+    ap.add_argument("--startup-rounds", type=int, default=300,
+                    help="interleaved rounds of the start-up rows (default 300; 40 with --quick)")
     ap.add_argument("--compressed", action="store_true",
                     help="with --commands: also the NDJSON log as .gz and .zst, read by jview directly and through "
                          "zcat, igzip -dc and zstdcat (tests/benchmarks/compressed_rows.py; with --huge, the 1 GB log)")
@@ -756,6 +768,7 @@ def main():
 
     machine = machine_info()
     rows, skipped, checks = [], [], []
+    procs = None
     ndjson_mb = args.ndjson_mb or (20 if args.quick else 200)
     jeopardy_mb = args.jeopardy_mb or (5 if args.quick else 50)
     generated = []
@@ -826,25 +839,38 @@ def main():
                 utf8.append((os.path.basename(text), [text]))
         utf8 += [(os.path.basename(g), [g]) for g in ndjson]
         cases = command_cases(json_files, ndjson, corpus, utf8, procs)
-        huge = None
+        big_cases = []
         if args.huge:
-            huge = generate(build_dir, "gen_ndjson_log.py", "ndjson-log-1000mb.ndjson", 1000)
+            huge = generate(build_dir, "gen_ndjson_log.py", "ndjson-log-%gmb.ndjson" % big_rows.SIZE_MB,
+                            big_rows.SIZE_MB)
             if huge:
-                cases.append(("cmd-minify", os.path.basename(huge), os.path.getsize(huge),
-                              [(n, [p, "-c", ".", huge]) for n, p, _ in procs], "pipe"))
+                big_cases = big_rows.cases(huge, procs, skipped, log)
         if args.compressed:
-            logs = [g for g in ndjson]
-            if args.huge and huge:
-                logs.append(huge)
-            for g in logs:
+            for g in ndjson:
                 cases += compressed_rows.cases(g, procs, skipped)
         if args.only_files:
             keep = args.only_files.split(",")
             cases = [c for c in cases if any(k in c[1] for k in keep)]
+            big_cases = [c for c in big_cases if any(k in c[1] for k in keep)]
         if args.only_commands:
             keep = set(args.only_commands.split(","))
             cases = [c for c in cases if c[0] in keep]
+            big_cases = [c for c in big_cases if c[0] in keep]
         run_commands(cases, args, rows, skipped, checks)
+        if big_cases:  # a few interleaved runs of each jview command; jq and gojq over 1 GB once
+            run_commands(big_cases, argparse.Namespace(**dict(vars(args), runs=args.huge_runs, slow_s=20.0)),
+                         rows, skipped, checks)
+
+    if not args.no_startup:
+        if os.access(os.path.join(build_dir, "jview"), os.X_OK):
+            procs = procs or tools(build_dir, skipped)
+            rounds = args.startup_rounds if not args.quick else min(args.startup_rounds, 40)
+            log("\nstart-up: %d interleaved rounds of %s" % (rounds, ", ".join(n for n, _, _ in procs)))
+            srows, sskipped = startup_rows.measure(startup_rows.engines(build_dir, procs, log), rounds, 20, log)
+            rows += srows
+            skipped += sskipped
+        else:
+            log("%s/jview is not built: no start-up rows" % build_dir)
 
     try:
         machine["load_average_at_end"] = " ".join("%.2f" % x for x in os.getloadavg())
@@ -890,9 +916,16 @@ def main():
               machine.get("load_average_at_end", "?")))
     if not args.no_inprocess or not args.commands:
         print(markdown_table(rows, skipped, machine))
+    fresh = [r for r in rows if r.get("date") is None]
+    if not args.no_startup:
+        print("\n" + startup_rows.table([r for r in fresh if r["workload"] == startup_rows.WORKLOAD],
+                                        args.startup_rounds, machine.get("load_average_at_start", "?")))
     if args.commands:
         print("\nWhole commands; tools: %s\n" % "; ".join("%s = %s" % kv for kv in machine["commands"].items()))
-        print(command_table([r for r in rows if r.get("date") is None], skipped, checks))
+        print(command_table([r for r in fresh if r["workload"] != startup_rows.WORKLOAD], skipped, checks))
+        if args.huge:
+            print("\nScaling on %s CPUs (--threads 1, 2, all; from the file):\n%s" % (os.cpu_count(),
+                                                                                   big_rows.scaling_note(fresh)))
     return 0
 
 

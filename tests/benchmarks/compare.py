@@ -14,6 +14,12 @@ generated mixed UTF-8 text. Each command runs under /usr/bin/time (for its own p
 measures the wall time; the first run of each is untimed and its output is compared with jq 1.8's; rounds are
 interleaved; commands slower than --slow-s are timed --slow-runs times (default once).
 
+Every run also times start-up (startup_rows.py: `-n 1` of jview, the jq-like tools and a hardened C hello-world,
+interleaved; --no-startup skips it). --huge adds the big-input rows (big_rows.py: a generated 1 GB NDJSON log and its
+.gz/.zst, jview --threads 1/2/all from the file, a pipe and the compressed files beside zcat|jq-1.8, zcat|gojq,
+igzip|jview, zstdcat|jview and cat), each jview command timed --huge-runs times; --distributed adds
+distributed_bench.py's rows (GNU parallel, Dask).
+
 At the end, plot.py draws SVG charts of BUILD/bench.json into BUILD/plots (--plots-dir; --no-plots: none): jview
 against the other parsers per corpus file, whole commands against jq and gojq, threads scaling when measured.
 
@@ -661,6 +667,18 @@ def command_label(workload, by_engine):
     inner = inner.rsplit(" ", 1)[0]
     return "`%s`" % inner.replace("|", "\\|")  # a `|` ends a markdown cell even inside backticks
 
+def distributed_rows(build_dir, skipped):
+    """The rows of tests/benchmarks/distributed_bench.py (its table goes to stderr as it runs)."""
+    script = os.path.join(ROOT, "tests", "benchmarks", "distributed_bench.py")
+    with tempfile.NamedTemporaryFile(prefix="jview-distributed.", suffix=".jsonl") as f:
+        r = subprocess.run([sys.executable, script, "--jview", os.path.join(build_dir, "jview"), "--json", f.name],
+                           stdout=sys.stderr)
+        if r.returncode != 0:
+            skipped.append({"workload": "cmd-distributed", "reason": "distributed_bench.py exit %d" % r.returncode})
+            return []
+        return [json.loads(line) for line in open(f.name) if line.strip()]
+
+
 # --- the merged table ----------------------------------------------------------------------------------------------
 
 def reference_engine(workload, engines_here, machine):
@@ -739,6 +757,9 @@ def main():
                          "NDJSON log and its .gz/.zst, four programs, jview --threads 1/2/all from the file, a pipe "
                          "and the compressed files beside zcat|jq, zcat|gojq, igzip|jview, zstdcat|jview and cat "
                          "(about 40 minutes on 2 cores)")
+    ap.add_argument("--distributed", action="store_true",
+                    help="also one jview against GNU parallel and a Dask LocalCluster on a sharded log "
+                         "(tests/benchmarks/distributed_bench.py; rows of workload cmd-distributed)")
     ap.add_argument("--huge-runs", type=int, default=3, help="timed runs of each --huge command (default 3)")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up rows (`-n 1`)")
     ap.add_argument("--startup-rounds", type=int, default=300,
@@ -860,6 +881,9 @@ def main():
         if big_cases:  # a few interleaved runs of each jview command; jq and gojq over 1 GB once
             run_commands(big_cases, argparse.Namespace(**dict(vars(args), runs=args.huge_runs, slow_s=20.0)),
                          rows, skipped, checks)
+
+    if args.distributed:
+        rows += distributed_rows(build_dir, skipped)
 
     if not args.no_startup:
         if os.access(os.path.join(build_dir, "jview"), os.X_OK):

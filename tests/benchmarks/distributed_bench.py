@@ -2,12 +2,14 @@
 """Beyond one machine, measured: one jview process against the Dask example on a LocalCluster and the GNU parallel
 recipes, on the same generated NDJSON log (plain shards), wall time and the total CPU time of every process involved
 (this script's children: jview, parallel, the Dask scheduler and workers; the cluster's start-up included).
-Prints a Markdown table for tests/benchmarks/RESULTS.md ("Beyond one machine").
+Prints a Markdown table for tests/benchmarks/RESULTS.md ("Beyond one machine"); with --json FILE also the rows
+in bench.json's form (workload "cmd-distributed"; compare.py --distributed runs this script and merges them).
 
     python3 tests/benchmarks/distributed_bench.py --jview build/jview [--size-mb 200] [--shards 8] [--runs 3]
 """
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -30,7 +32,8 @@ def children_cpu():
 
 
 def measure(argv, runs):
-    """Median wall and CPU seconds of `runs` runs of argv (stdout discarded), and the output of the last run."""
+    """Median wall and CPU seconds of `runs` runs of argv (stdout discarded), the output of the last run and the
+    best wall time."""
     walls, cpus, out = [], [], b""
     for _ in range(runs):
         cpu0, t0 = children_cpu(), time.monotonic()
@@ -40,7 +43,7 @@ def measure(argv, runs):
         out = done.stdout
     walls.sort()
     cpus.sort()
-    return walls[len(walls) // 2], cpus[len(cpus) // 2], out
+    return walls[len(walls) // 2], cpus[len(cpus) // 2], out, walls[0]
 
 
 def main():
@@ -49,6 +52,7 @@ def main():
     ap.add_argument("--size-mb", type=int, default=200)
     ap.add_argument("--shards", type=int, default=8)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--json", help="also write the rows as JSON lines into this file")
     args = ap.parse_args()
     jview = os.path.abspath(args.jview)
     python = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
@@ -78,6 +82,7 @@ def main():
                       [python, EXAMPLE, "--jview", jview, "--workers", "2", "--blocksize", "32MiB", "-c", PROGRAM]
                       + plain))
         reference = None
+        rows = []
         print(f"{size / 1e6:.0f} MB of NDJSON in {len(plain)} shards, `{PROGRAM}`, medians of {args.runs} runs, "
               f"{os.cpu_count()} CPUs; CPU = user + system of every process started")
         print()
@@ -87,10 +92,19 @@ def main():
             if "--threads" in argv and subprocess.run([jview, "--threads", "1", "-n", "1"],
                                                       capture_output=True).returncode != 0:
                 argv = [a for i, a in enumerate(argv) if a != "--threads" and argv[i - 1] != "--threads"]
-            wall, cpu, out = measure(argv, args.runs)
+            wall, cpu, out, best = measure(argv, args.runs)
             if reference is None:
                 reference = out
             print(f"| {label} | {wall:.2f} | {cpu:.2f} | {'yes' if out == reference else 'NO'} |", flush=True)
+            rows.append({"file": f"ndjson-log shards ({size / 1e6:.0f} MB, {len(plain)} shards)",
+                         "workload": "cmd-distributed", "engine": label, "median_us": round(wall * 1e6, 1),
+                         "best_us": round(best * 1e6, 1), "peak_rss_kb": 0,
+                         "cpu_us": round(cpu * 1e6, 1), "bytes": size, "runs": args.runs,
+                         "same_output": out == reference})
+        if args.json:
+            with open(args.json, "w") as f:
+                for r in rows:
+                    f.write(json.dumps(r) + "\n")
 
 
 if __name__ == "__main__":

@@ -595,7 +595,8 @@ def command_table(rows, skipped, checks):
             files.append(r["file"])
     keys = sorted(groups, key=lambda k: (files.index(k[1]), WORKLOAD_ORDER.index(k[0])
                                          if k[0] in WORKLOAD_ORDER else 99))
-    lines = ["| " + " | ".join(["command", "file", "MB", "jview (cpu, RSS)"] + engines + ["targets"]) + " |",
+    lines = ["| " + " | ".join(["command", "file", "MB", "jview (cpu, RSS)"] + [e.replace("|", "\\|") for e in engines]
+                              + ["targets"]) + " |",
              "|---|---|--:|--:|" + "--:|" * len(engines) + "---|"]
     missed = []
     for key in keys:
@@ -619,7 +620,7 @@ def command_table(rows, skipped, checks):
         for text, met in verdicts:
             if not met:
                 missed.append("%s %s: %s" % (workload, label, text))
-        tcell = "; ".join(("ok " if met else "**MISS** ") + text for text, met in verdicts)
+        tcell = "; ".join(("ok " if met else "**MISS** ") + text for text, met in verdicts).replace("|", "\\|")
         size = next(iter(by_engine.values()))["bytes"]
         lines.append("| " + " | ".join([command_label(workload, by_engine), label, "%.1f" % (size / 1e6),
                                          jview_cell(jv, (workload, label, "jview") in diff)] + cells + [tcell]) + " |")

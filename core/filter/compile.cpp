@@ -201,19 +201,24 @@ void resolver::throw_if_errors() {
 // jq compiles only the definitions a program calls: one called in the body of another counts once that one is.
 // A module's definition (resolved apart) lives before everything of the body that calls it; in a module's own
 // definition, it is part of that definition's report.
-void resolver::note_called(const funcdef* f) {
-  auto found = def_places_.find(f);
-  const error_report::place where =
-      found != def_places_.end() ? found->second : error_report::place{ms_.self != nullptr ? 1u : 0u, 0};
-  if (!open_defs_.empty() && where.depth < open_defs_.back().second) {
-    def_calls_[open_defs_.back().first].push_back(f);
-    return;
+void resolver::note_called(const funcdef* called) {
+  std::vector<const funcdef*> work{called};  // a worklist, not recursion: chains of 10^5 definitions
+  while (!work.empty()) {
+    const funcdef* f = work.back();
+    work.pop_back();
+    auto found = def_places_.find(f);
+    const error_report::place where =
+        found != def_places_.end() ? found->second : error_report::place{ms_.self != nullptr ? 1u : 0u, 0};
+    if (!open_defs_.empty() && where.depth < open_defs_.back().second) {
+      def_calls_[open_defs_.back().first].push_back(f);
+      continue;
+    }
+    if (!called_defs_.insert(f).second) continue;
+    if (auto pending = prog_.pending_errors.find(f); pending != prog_.pending_errors.end())
+      report_.called(f, where, pending->second);
+    if (auto calls = def_calls_.find(f); calls != def_calls_.end())
+      work.insert(work.end(), calls->second.rbegin(), calls->second.rend());
   }
-  if (!called_defs_.insert(f).second) return;
-  if (auto pending = prog_.pending_errors.find(f); pending != prog_.pending_errors.end())
-    report_.called(f, where, pending->second);
-  const std::vector<const funcdef*> calls = def_calls_[f];
-  for (const funcdef* g : calls) note_called(g);
 }
 
 bool resolver::args_are_closures(const node* n) const {

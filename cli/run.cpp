@@ -250,6 +250,7 @@ std::string format_compile_error(const filter::compile_error& e, bool last = tru
     msg += "\n";  // jq's messages for a missing or misnamed module end in a newline of their own
   }
   msg += "\n";
+  if (!e.suggestion.empty()) msg += "did you mean " + e.suggestion + "?\n";  // jview's line after jq's text
   for (const filter::compile_error& m : e.more) msg += format_compile_error(m, false);  // jq's further messages
   if (last) msg += e.more.empty() ? "jview: 1 compile error\n" : fmt::format("jview: {} compile errors\n", e.more.size() + 1);
   return msg;

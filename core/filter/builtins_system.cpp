@@ -134,10 +134,14 @@ st f_true(interp&, const value&, const value*, value& out) {
 
 // modulemeta: the metadata of the module named by the input, with its "deps" and "defs".
 st f_modulemeta(interp& I, const value& in, const value*, value& out) {
-  if (!in.is_string()) return I.fail("modulemeta input module not found");
+  if (!in.is_string()) return I.fail("modulemeta input module name must be a string");
   module_info* m = nullptr;
+  // jq 1.8 looks only in the library paths (-L, or its defaults), not in the current directory as an import does:
+  // metadata with an empty "search" list says so.
+  value only_library_paths = value::empty_object();
+  only_library_paths.object_mut().set(std::string_view("search"), value::empty_array());
   try {
-    m = I.prog.load_module(in.string_copy(), value(), ".");
+    m = I.prog.load_module(in.string_copy(), only_library_paths, ".");
   } catch (const compile_error& e) {
     return I.fail(e.message);
   }

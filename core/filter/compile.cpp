@@ -10,8 +10,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
+#include "core/filter/compile_errors.hpp"
 #include "core/filter/eval.hpp"
+#include "core/filter/name_suggestion.hpp"
 #include "core/filter/parser.hpp"
 #include "core/parser.hpp"
 #include "core/utf8.hpp"
@@ -97,10 +101,17 @@ class resolver {
   };
   [[noreturn]] void fail(const node* n, const std::string& msg);
   // An undefined name: recorded, and resolution goes on, so that all of them are reported as jq 1.8 does.
-  void soft_fail(const node* n, const std::string& msg);
+  // `suggestion`: defined names close to it (compile_error::suggestion).
+  void soft_fail(const node* n, const std::string& msg, std::string suggestion = {});
+  // Every function a call here could name (for the suggestion after an undefined one).
+  std::vector<defined_function> visible_functions() const;
   node* next_child(frame& f);
   void resolve_var(node* n);
   bool resolve_callee(node* n);  // false: undefined (recorded; its arguments are not looked at, as in jq)
+  // Whether a resolved call's arguments are closures for jq 1.8 (not a builtin jq writes in C).
+  bool args_are_closures(const node* n) const;
+  // A call of a definition: its pending errors join the report (as a subfunction of the body it lives in).
+  void note_called(const funcdef* f);
   void collect_vars(pattern* p, std::vector<std::string>& names);
   void resolve_pattern_keys(pattern* p);
   void push_vars(node* n);
@@ -111,9 +122,13 @@ class resolver {
   std::string_view src_;
   mod_scope ms_;
   std::vector<scope_entry> scope_;
-  std::vector<compile_error> errors_;
-  // Errors of referenced definitions: reported only when the program has no undefined names of its own (jq 1.8).
-  std::vector<compile_error> def_errors_;
+  error_report report_;  // the undefined names, by body (compile_errors.hpp)
+  std::unordered_map<const funcdef*, error_report::place> def_places_;  // where each local definition lives
+  // The definitions whose bodies are being resolved, innermost last, with the report depth of their bodies; the
+  // definitions defined outside a body and called in it (called only if that definition is); those called.
+  std::vector<std::pair<const funcdef*, std::size_t>> open_defs_;
+  std::unordered_map<const funcdef*, std::vector<const funcdef*>> def_calls_;
+  std::unordered_set<const funcdef*> called_defs_;
 };
 
 // A call not bound in the local scope: the module's earlier definitions, then qualified imports or includes.
@@ -149,32 +164,70 @@ void resolver::fail(const node* n, const std::string& msg) {
   throw e;
 }
 
-void resolver::soft_fail(const node* n, const std::string& msg) {
+void resolver::soft_fail(const node* n, const std::string& msg, std::string suggestion) {
   try {
     fail(n, msg);
   } catch (compile_error& e) {
-    errors_.push_back(std::move(e));
+    e.suggestion = std::move(suggestion);
+    report_.add(std::move(e));
   }
 }
 
-void resolver::throw_if_errors() {
-  if (errors_.empty()) {
-    for (compile_error& d : def_errors_) {  // each referenced definition's errors, once
-      bool seen = false;
-      for (const compile_error& x : errors_) seen = seen || (x.line == d.line && x.column == d.column && x.file == d.file);
-      if (seen) continue;
-      std::vector<compile_error> more = std::move(d.more);
-      d.more.clear();
-      errors_.push_back(std::move(d));
-      for (compile_error& m : more) errors_.push_back(std::move(m));
-    }
+std::vector<defined_function> resolver::visible_functions() const {
+  std::vector<defined_function> out;
+  for (const scope_entry& s : scope_) {
+    if (s.k == scope_entry::func) out.push_back({s.name, s.arity});
+    if (s.k == scope_entry::closure) out.push_back({s.name, 0});
   }
-  def_errors_.clear();
-  if (errors_.empty()) return;
-  compile_error e = std::move(errors_.front());
-  for (std::size_t i = 1; i < errors_.size(); ++i) e.more.push_back(std::move(errors_[i]));
-  errors_.clear();
-  throw e;
+  if (ms_.self != nullptr)
+    for (std::size_t i = 0; i < ms_.visible; ++i)
+      out.push_back({ms_.self->defs[i]->name, static_cast<std::uint32_t>(ms_.self->defs[i]->params.size())});
+  if (ms_.imports != nullptr)
+    for (const auto& [alias, m] : *ms_.imports)
+      for (const funcdef* f : m->defs)
+        out.push_back({alias.empty() ? f->name : alias + "::" + f->name, static_cast<std::uint32_t>(f->params.size())});
+  for (const std::string& b : builtin_names()) {
+    const std::size_t slash = b.rfind('/');
+    out.push_back({b.substr(0, slash), static_cast<std::uint32_t>(std::stoul(b.substr(slash + 1)))});
+  }
+  return out;
+}
+
+void resolver::throw_if_errors() {
+  compile_error e;
+  if (report_.take(e)) throw e;
+}
+
+// jq compiles only the definitions a program calls: one called in the body of another counts once that one is.
+// A module's definition (resolved apart) lives before everything of the body that calls it; in a module's own
+// definition, it is part of that definition's report.
+void resolver::note_called(const funcdef* called) {
+  std::vector<const funcdef*> work{called};  // a worklist, not recursion: chains of 10^5 definitions
+  while (!work.empty()) {
+    const funcdef* f = work.back();
+    work.pop_back();
+    auto found = def_places_.find(f);
+    const error_report::place where =
+        found != def_places_.end() ? found->second : error_report::place{ms_.self != nullptr ? 1u : 0u, 0};
+    if (!open_defs_.empty() && where.depth < open_defs_.back().second) {
+      def_calls_[open_defs_.back().first].push_back(f);
+      continue;
+    }
+    if (!called_defs_.insert(f).second) continue;
+    if (auto pending = prog_.pending_errors.find(f); pending != prog_.pending_errors.end())
+      report_.called(f, where, pending->second);
+    if (auto calls = def_calls_.find(f); calls != def_calls_.end())
+      work.insert(work.end(), calls->second.rbegin(), calls->second.rend());
+  }
+}
+
+bool resolver::args_are_closures(const node* n) const {
+  bool builtin = n->ck == call_kind::native;
+  if (n->ck == call_kind::global_def) {
+    auto it = prog_.prelude_defs.find(n->name + "/" + std::to_string(n->args.size()));
+    builtin = it != prog_.prelude_defs.end() && it->second == n->fn;
+  }
+  return !(builtin && jq_inlines_arguments(n->name, n->args.size()));
 }
 
 void resolver::collect_vars(pattern* p, std::vector<std::string>& names) {
@@ -242,18 +295,24 @@ funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
 
 void resolver::resolve_def_deferred(funcdef* f, bool global) {
   const std::size_t mark = scope_.size();
-  std::vector<compile_error> outer, outer_defs;
-  outer.swap(errors_);
-  outer_defs.swap(def_errors_);
+  const std::size_t depth = report_.depth();
+  def_places_[f] = report_.open_definition();
+  open_defs_.emplace_back(f, depth);
   try {
     resolve_def(f, global);
-    throw_if_errors();
+    open_defs_.pop_back();
+    std::vector<compile_error> errors = report_.close_definition();
+    if (!errors.empty()) {
+      compile_error e = errors.front();
+      e.more.assign(errors.begin() + 1, errors.end());
+      prog_.pending_errors.emplace(f, std::move(e));
+    }
   } catch (compile_error& e) {
     scope_.resize(mark);
+    report_.unwind_to(depth);
+    open_defs_.pop_back();
     prog_.pending_errors.emplace(f, std::move(e));
   }
-  errors_.swap(outer);
-  def_errors_.swap(outer_defs);
 }
 
 void resolver::resolve_def(funcdef* f, bool global) {
@@ -325,7 +384,7 @@ bool resolver::resolve_callee(node* n) {
       return true;
     }
     if (s.k == scope_entry::func && s.arity == arity) {
-      if (auto it = prog_.pending_errors.find(s.def->fn); it != prog_.pending_errors.end()) def_errors_.push_back(it->second);
+      note_called(s.def->fn);
       n->ck = call_kind::local_def;
       n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
       n->fn = s.def->fn;
@@ -333,7 +392,7 @@ bool resolver::resolve_callee(node* n) {
     }
   }
   if (funcdef* f = module_function(n->name, arity)) {
-    if (auto it = prog_.pending_errors.find(f); it != prog_.pending_errors.end()) def_errors_.push_back(it->second);
+    note_called(f);
     n->ck = call_kind::global_def;
     n->fn = f;
   } else if (funcdef* f = prelude(n->name, arity)) {
@@ -342,7 +401,8 @@ bool resolver::resolve_callee(node* n) {
   } else {
     const int idx = find_native(n->name, static_cast<int>(arity));
     if (idx < 0) {
-      soft_fail(n, n->name + "/" + std::to_string(arity) + " is not defined");
+      soft_fail(n, n->name + "/" + std::to_string(arity) + " is not defined",
+                nearest_functions(n->name, arity, visible_functions()));
       return false;
     }
     n->ck = call_kind::native;
@@ -364,9 +424,39 @@ node* resolver::next_child(frame& f) {
       resolve_var(n);
       return nullptr;
     case op::call:
+      // f.mark: 1 while an argument's closure is open in the report
       if (f.step == 0 && !resolve_callee(n)) return nullptr;
-      if (f.step < n->args.size()) return n->args[f.step++];
+      if (f.mark != 0) report_.close();
+      f.mark = 0;
+      if (f.step < n->args.size()) {
+        if (args_are_closures(n)) {
+          report_.open();
+          f.mark = 1;
+        }
+        return n->args[f.step++];
+      }
       return nullptr;
+    case op::assign:
+    case op::update:
+    case op::update_op:
+    case op::alt_assign:
+      // jq 1.8: _assign(paths; $value) and _modify(paths; update): the path is a closure, so is the right side of
+      // `=` and `|=`; that of `+=` or `//=` is computed first, in the body.
+      if (f.mark != 0) report_.close();
+      f.mark = 0;
+      switch (f.step++) {
+        case 0:
+          report_.open();
+          f.mark = 1;
+          return n->a;
+        case 1:
+          if (n->o == op::assign || n->o == op::update) {
+            report_.open();
+            f.mark = 1;
+          }
+          return n->b;
+        default: return nullptr;
+      }
     case op::funcdef:
       if (f.step++ == 0) {
         scope_.push_back(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});

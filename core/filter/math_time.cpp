@@ -3,6 +3,7 @@
 // [year, month 0-11, day, hours, minutes, seconds, weekday, yearday].
 #include <sys/time.h>
 
+#include <cctype>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -204,7 +205,8 @@ st d_gmtime(interp& I, const value& in, const value*, value& out) {
   const double fl = std::floor(d);
   if (!(fl > -67768040609740800.0 && fl < 67767976233316800.0))
     return I.fail("error converting number of seconds since epoch to datetime");
-  const std::time_t t = static_cast<std::time_t>(fl);
+  // jq 1.8: the whole seconds truncated toward zero, plus the fraction above the floor (-1.5 is 23:59:59.5)
+  const std::time_t t = static_cast<std::time_t>(std::trunc(d));
   std::tm tm{};
   if (gmtime_r(&t, &tm) == nullptr) return I.fail("error converting number of seconds since epoch to datetime");
   out = tm_to_value(tm, tm.tm_sec + (d - fl));
@@ -217,7 +219,8 @@ st d_localtime(interp& I, const value& in, const value*, value& out) {
   const double fl = std::floor(d);
   if (!(fl > -67768040609740800.0 && fl < 67767976233316800.0))
     return I.fail("error converting number of seconds since epoch to datetime");
-  const std::time_t t = static_cast<std::time_t>(fl);
+  // jq 1.8: the whole seconds truncated toward zero, plus the fraction above the floor (-1.5 is 23:59:59.5)
+  const std::time_t t = static_cast<std::time_t>(std::trunc(d));
   std::tm tm{};
   if (localtime_r(&t, &tm) == nullptr) return I.fail("error converting number of seconds since epoch to datetime");
   out = tm_to_value(tm, tm.tm_sec + (d - fl));
@@ -294,7 +297,8 @@ st d_strptime(interp& I, const value& in, const value* a, value& out) {
   tm.tm_wday = 8;
   tm.tm_yday = 367;
   const char* end = strptime(s.c_str(), f.c_str(), &tm);
-  if (end == nullptr || *end != '\0')
+  // jq 1.8 accepts text left after the format when it begins with white space, and gives it as a 9th element.
+  if (end == nullptr || (*end != '\0' && std::isspace(static_cast<unsigned char>(*end)) == 0))
     return I.fail("date \"" + s + "\" does not match format \"" + f + "\"");
   // Weekday and day of the year from the date, as jq computes them.
   if (tm.tm_mday >= 1) {
@@ -307,6 +311,7 @@ st d_strptime(interp& I, const value& in, const value* a, value& out) {
     }
   }
   out = tm_to_value(tm, tm.tm_sec);
+  if (*end != '\0') out.array_mut().push_back(value::string(std::string_view(end)));
   return st::ok;
 }
 

@@ -26,6 +26,7 @@ struct compile_error {
   std::string source_line;   // added: the text of that line (jq prints it under the message)
   std::string file;          // added: the module file the error is in; empty for the main program (<top-level>)
   std::string bad_json_option;  // "argjson" / "jsonargs": the text of that option is not JSON (jq: a usage error)
+  std::string suggestion;    // added: defined functions close to an undefined one ("floor/0"): "did you mean floor/0?"
   std::vector<compile_error> more;  // jq's further messages after this one ("Possibly unterminated 'if' statement")
 };
 

@@ -1,27 +1,38 @@
 // core/filter/regex.cpp: regular expressions through Oniguruma, as jq does (Perl-NT syntax, UTF-8, flags
 // g i x n s p l), giving jq's match objects: offsets and lengths in code points, captures with names.
 // `_match_impl(re; flags; test)` is the native under match/test/capture/scan/split/splits (prelude.jq);
-// sub/gsub are native here because their replacement is a filter run on each match's capture object.
+// sub/gsub are native here because their replacement is a filter run on each match's capture object. The flag `l`
+// (longest match) is jview's own search (regex_longest.cpp), not the library's option.
 #include <cstring>
+#include <optional>
 
 #include "core/filter/builtins.hpp"
+#include "core/filter/regex_longest.hpp"
 #include "core/filter/shared_libraries.hpp"
 
 namespace jview::filter::detail {
 
 namespace {
 
-// A compiled expression and the library it came from.
+// A compiled expression and the library it came from; with the flag `l` also its form for longest matches.
 struct regex_holder {
   const onig_library* lib = nullptr;
   regex_t* re = nullptr;
+  regex_t* longest = nullptr;  // compile_longest's form (nullptr: no `l`, or `re` has the library's option)
+  std::string pattern;  // its text
+  bool not_empty = false;  // the flag `n`
+  regex_holder() = default;
+  regex_holder(const regex_holder&) = delete;
+  regex_holder& operator=(const regex_holder&) = delete;
   ~regex_holder() {
     if (re != nullptr) lib->free(re);
+    if (longest != nullptr) lib->free(longest);
   }
 };
 
 struct match_options {
   bool global = false;
+  bool longest = false;
   OnigOptionType options = ONIG_OPTION_CAPTURE_GROUP;
 };
 
@@ -38,10 +49,27 @@ st parse_flags(interp& I, const value& flags, match_options& mo) {
       case 'n': mo.options |= ONIG_OPTION_FIND_NOT_EMPTY; break;
       case 's': mo.options |= ONIG_OPTION_SINGLELINE; break;
       case 'p': mo.options |= ONIG_OPTION_MULTILINE | ONIG_OPTION_SINGLELINE; break;
-      case 'l': mo.options |= ONIG_OPTION_FIND_LONGEST; break;
+      case 'l': mo.longest = true; break;
       case 'b': break;
       default: return I.fail(std::string(f) + " is not a valid modifier string");
     }
+  }
+  return st::ok;
+}
+
+st compile_with(interp& I, std::string_view pattern, OnigOptionType options, regex_holder& h) {
+  OnigErrorInfo einfo;
+  const auto* p = reinterpret_cast<const OnigUChar*>(pattern.data());
+  int r = h.lib->compile(&h.re, p, p + pattern.size(), options, h.lib->utf8, h.lib->perl_ng, &einfo);
+  if (r == ONIG_NORMAL && names_longest_callout(pattern)) {
+    h.lib->free(h.re);
+    r = ONIGERR_UNDEFINED_CALLOUT_NAME;
+  }
+  if (r != ONIG_NORMAL) {
+    OnigUChar buf[ONIG_MAX_ERROR_MESSAGE_LEN];
+    h.lib->error_text(buf, r, &einfo);
+    h.re = nullptr;
+    return I.fail(std::string("Regex failure: ") + reinterpret_cast<const char*>(buf));  // jq 1.8's wording
   }
   return st::ok;
 }
@@ -50,16 +78,16 @@ st compile_regex(interp& I, std::string_view pattern, const match_options& mo, r
   std::string why;
   h.lib = onig(why);
   if (h.lib == nullptr) return I.fail("regular expressions need Oniguruma: " + why);
-  OnigErrorInfo einfo;
-  const auto* p = reinterpret_cast<const OnigUChar*>(pattern.data());
-  const int r = h.lib->compile(&h.re, p, p + pattern.size(), mo.options, h.lib->utf8, h.lib->perl_ng, &einfo);
-  if (r != ONIG_NORMAL) {
-    OnigUChar buf[ONIG_MAX_ERROR_MESSAGE_LEN];
-    h.lib->error_text(buf, r, &einfo);
-    h.re = nullptr;
-    return I.fail(std::string("Regex failure: ") + reinterpret_cast<const char*>(buf));  // jq 1.8's wording
-  }
-  return st::ok;
+  h.pattern = pattern;
+  h.not_empty = (mo.options & ONIG_OPTION_FIND_NOT_EMPTY) != 0;
+  st s = compile_with(I, pattern, mo.options, h);
+  if (s != st::ok || !mo.longest) return s;
+  h.longest = compile_longest(*h.lib, pattern, mo.options, h.lib->captures(h.re));
+  if (h.longest != nullptr) return st::ok;
+  // A pattern that calls itself whole: the library's own option (which Oniguruma 6.9.8 ignores).
+  h.lib->free(h.re);
+  h.re = nullptr;
+  return compile_with(I, pattern, mo.options | ONIG_OPTION_FIND_LONGEST, h);
 }
 
 struct capture_names {
@@ -90,6 +118,10 @@ st run_matches(interp& I, std::string_view s, const regex_holder& h, bool global
   OnigRegion* region = L.region_new();
   const auto* start = reinterpret_cast<const OnigUChar*>(s.data());
   const auto* end = start + s.size();
+  // Whether a longest match exists is whether any match does: `test` takes the plain search.
+  std::optional<longest_search> longest;
+  if (h.longest != nullptr && !test_only)
+    longest.emplace(L, h.longest, s, h.pattern, h.not_empty);
   std::size_t pos = 0;
   // Code point offsets are counted incrementally from the previous match (global matching stays linear).
   std::size_t cp_base_byte = 0, cp_base = 0;
@@ -104,7 +136,8 @@ st run_matches(interp& I, std::string_view s, const regex_holder& h, bool global
   };
   st result = st::ok;
   while (pos <= s.size()) {
-    const int r = L.search(re, start, end, start + pos, end, region, ONIG_OPTION_NONE);
+    const int r = longest ? longest->search(pos, region)
+                          : L.search(re, start, end, start + pos, end, region, ONIG_OPTION_NONE);
     if (r == ONIG_MISMATCH) break;
     if (r < 0) {
       OnigUChar buf[ONIG_MAX_ERROR_MESSAGE_LEN];

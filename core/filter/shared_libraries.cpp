@@ -5,6 +5,8 @@
 #include <cmath>
 #include <math.h>
 
+#include "core/filter/regex_longest.hpp"
+
 namespace jview::filter::detail {
 
 namespace {
@@ -19,10 +21,20 @@ onig_library make_onig() {
   o.foreach_name = &onig_foreach_name;
   o.region_new = &onig_region_new;
   o.region_free = &onig_region_free;
+  o.search_with_param = &onig_search_with_param;
+  o.match_with_param = &onig_match_with_param;
+  o.new_match_param = &onig_new_match_param;
+  o.free_match_param = &onig_free_match_param;
+  o.set_callout_user_data = &onig_set_callout_user_data_of_match_param;
+  o.set_callout_of_name = &onig_set_callout_of_name;
+  o.callout_string = &onig_get_string_by_callout_args;
+  o.callout_start = &onig_get_start_by_callout_args;
+  o.callout_current = &onig_get_current_by_callout_args;
   o.utf8 = ONIG_ENCODING_UTF8;
   o.perl_ng = ONIG_SYNTAX_PERL_NG;
   OnigEncoding encodings[1] = {o.utf8};
   onig_initialize(encodings, 1);
+  register_longest_callout(o);
   return o;
 }
 

@@ -18,6 +18,16 @@ struct onig_library {
   decltype(&onig_foreach_name) foreach_name;
   decltype(&onig_region_new) region_new;
   decltype(&onig_region_free) region_free;
+  // for the flag `l` (regex_longest.cpp): searches with a callout at the end of the pattern
+  decltype(&onig_search_with_param) search_with_param;
+  decltype(&onig_match_with_param) match_with_param;
+  decltype(&onig_new_match_param) new_match_param;
+  decltype(&onig_free_match_param) free_match_param;
+  decltype(&onig_set_callout_user_data_of_match_param) set_callout_user_data;
+  decltype(&onig_set_callout_of_name) set_callout_of_name;
+  decltype(&onig_get_string_by_callout_args) callout_string;
+  decltype(&onig_get_start_by_callout_args) callout_start;
+  decltype(&onig_get_current_by_callout_args) callout_current;
   OnigEncoding utf8;        // ONIG_ENCODING_UTF8
   OnigSyntaxType* perl_ng;  // ONIG_SYNTAX_PERL_NG
 };

@@ -628,7 +628,7 @@ st apply_format(interp& I, std::string_view name, const value& v, std::string& o
   }
   if (name == "base64d") {
     const std::string s = tostring_of(v);
-    return base64_decode(I, v, s, out);
+    return base64_decode(I, value::string(s), s, out);  // an error names the text (jq 1.8: string ("1"))
   }
   return I.fail(std::string(name) + " is not a valid format");
 }

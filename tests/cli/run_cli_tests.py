@@ -186,6 +186,26 @@ class Runner:
                 want = ("error", {"file": n, "line": "2", "col": "5"}, "expected a value")
             self.check(f"github: annotation of {n!r} parses back", cmd == want, f"{line!r} -> {cmd!r}")
 
+    def help_table_checks(self):
+        """Every option of the one option table (cli/options.cpp: the names given to flag, option, short_bool,
+        pairs, choice and set_help_flag) appears in --help, with each of its names, and --help fits 80 columns."""
+        path = os.path.join(shared_data.ROOT, "cli", "options.cpp")
+        src = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        if "void add_options(" not in src:
+            self.check("help: the option table is read from cli/options.cpp (add_options)", False,
+                       "not found there: point help_table_checks at the table's new place")
+            return
+        table = src[src.index("void add_options("):]
+        table = table[:table.index("\n}\n")]
+        entries = re.findall(r'(?:flag|option|short_bool|pairs|choice|set_help_flag)\(\s*"(-[^"]*)"', table)
+        _, out, _ = run([self.jview, "--help"], env=dict(self.env, COLUMNS=""))
+        text = out.decode()
+        missing = [n for e in entries for n in e.split(",") if not re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", text)]
+        self.check(f"help: all {len(entries)} options of the table appear in --help", len(entries) >= 40 and not missing,
+                   f"{len(entries)} entries; missing: {missing}")
+        self.check("help: every line at most 80 columns", all(len(l) <= 80 for l in text.split("\n")),
+                   repr([l for l in text.split("\n") if len(l) > 80]))
+
     def format_checks(self, workdir):
         """--check-formatted and -i agree: a corpus file that --check-formatted flags is rewritten by -i . to
         exactly what `jview .` writes (with the same output options), and then passes --check-formatted."""
@@ -432,6 +452,7 @@ def main():
             os.makedirs(case_dir, exist_ok=True)
             r.run_case(c, case_dir)
     r.stream_checks()
+    r.help_table_checks()
     with tempfile.TemporaryDirectory() as tmp:
         r.github_checks(tmp)
     if not args.no_corpus:

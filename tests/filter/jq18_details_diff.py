@@ -3,7 +3,11 @@
 @formats, range/3, arguments, output options, colours, -n -s, UTF-8 from outside, compile errors, modules and
 --lenient (compared with jq without the option). Prints each difference and the count of agreeing cases.
 Usage: jq18_details_diff.py [--jview build/jview] [--jq ../shared/tools/jq-1.8]  (about 2 minutes)"""
-import argparse, itertools, os, subprocess, sys, tempfile
+import argparse, itertools, os, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import jq18_diff_runner  # noqa: E402
+
 _ap = argparse.ArgumentParser()
 _ap.add_argument("--jview", default="build/jview")
 _ap.add_argument("--jq", default="../shared/tools/jq-1.8")
@@ -54,42 +58,28 @@ for line in [b"a\xe2A\n\xc0\x80\xff\n", b"\xed\xa0\x80x\n", b"\xf0\x9f\x98", b"o
     cases.append((["-R", "-c", "., explode, length"], line, {}))
     cases.append((["-R", "-s", "-c", "., explode"], line, {}))
 for prog in ["$a, $b", "foo, bar(1), $c", "def f: $x; f, $y", "def g: n1; def h: n2; g, h", "foo($a)", ". as [$a] | $b, $c",
-             "label $f | break $g", "if . then 1", "{(0):1}, $z", "def f(a): a; f($q), $r", "1 +", "[$x, nope]"]:
+             "label $f | break $g", "if . then 1", "{(0):1}, $z", "def f(a): a; f($q), $r", "1 +", "[$x, nope]",
+             # which bodies jq compiles: a body's own code first, its subfunctions (called definitions, closures:
+             # arguments of functions written in jq, the sides of = and |=, the path of += and //=) only without errors
+             "def f(a): a; f($q), f($s)", "def f(a): a; f($q), f(g($s), $t)", "def f: $q; def g(a): a; g($s), f",
+             "def a: $x; def b: $y; b, a", "def f: break $out; def g: f; 2", "def f: $q; def g: f; g, $r",
+             "def g: def f: $q; f, $s; g", "def f: $a; def g: f; def h: g; h", "def f(x): x; def g: f($a), $b; g",
+             "ltrimstr($q), $r", "getpath($q), $r", "splits($q; $s), $r", "limit($q; 1), $r", "path(.a[$q]), $r",
+             "setpath($q; 1), $r", "pow($q; $s), $r", ".[$q] |= 1, $r", ".a = $q, $r", ".[$q] += 1, $r", ".a += $q, $r",
+             ".a //= $q, $r", ".[$q] //= 1, $r", ".a |= (.b |= $q)", "reduce .[] as $x (0; . + $q), map($r)",
+             "def f: $q; map(f, $s)", "map(def f: $q; f), $r", "def f: f, $q; f", "def f: $q; def g: f; def h: f; h, g"]:
     cases.append((["-n", prog], "", {}))
 for prog in ['import "a/a" as x; .', 'include "a/b/b"; .', 'import "a/a" as $x; .', 'import "a/b" as x; .', 'get_prog_origin', 'import "m" as m; m::f', 'import "d" as $d; $d', 'import "pk" as p; p::m']:
     cases.append((["-n", "-c", prog], "", {"FILES": "1"}))
 for inp in ["NaN", "[nan]", "Infinity", "-Infinity", "[01]", "[.5]", "[1.]", "[+1]", "{\"a\":-nan}", "[infinity]", "1 NaN 2", "[1,"]:
     cases.append((["-c", ".", "--lenient"], inp, {"LENIENT": "1"}))
 
-def run(exe, args, stdin, env, d):
-    e = dict(os.environ)
-    e.update({k: v for k, v in env.items() if k not in ("FILES", "LENIENT")})
-    if exe == JQ and "LENIENT" in env:
-        args = [a for a in args if a != "--lenient"]
-    sin = stdin if isinstance(stdin, bytes) else stdin.encode()
-    try:
-        p = subprocess.run([exe] + args, input=sin, capture_output=True, env=e, cwd=d, timeout=10)
-    except subprocess.TimeoutExpired:
-        return ("timeout",)
-    err = p.stderr.replace(b"jview: ", b"jq: ")
-    return (p.returncode, p.stdout, err if p.returncode in (3,) else b"")
-
-with tempfile.TemporaryDirectory() as d:
+def setup(d):
     os.makedirs(os.path.join(d, "pk/jq"))
     open(os.path.join(d, "pk/jq/main.jq"), "w").write('def m: "main";')
     open(os.path.join(d, "m.jq"), "w").write('def f: "m";')
     open(os.path.join(d, "d.json"), "w").write('1 [2]')
-    same = 0
-    diffs = []
-    for args, stdin, env in cases:
-        a = run(JV, args, stdin, env, d)
-        b = run(JQ, args, stdin, env, d)
-        if a == b:
-            same += 1
-        else:
-            diffs.append((args, stdin, env, a, b))
-    for args, stdin, env, a, b in diffs:
-        print("DIFF", args, repr(stdin)[:40], {k: v for k, v in env.items()})
-        print("   jv", repr(a)[:300])
-        print("   jq", repr(b)[:300])
-    print(f"differential: {same} of {len(cases)} cases agree with jq 1.8.2")
+
+
+same, diffs = jq18_diff_runner.compare(cases, JV, JQ, setup, stderr="compile")
+print(f"differential: {same} of {len(cases)} cases agree with jq 1.8.2")

@@ -83,9 +83,9 @@ static int run_main(int argc, char** argv) {
     jview::cli::oprint("jview {}\n{}\n", JVIEW_VERSION, jview::describe_kernel_choice());
     return jview::cli::exit_ok;
   }
-  if (o.check) return jview::cli::run_check(o);
-  if (o.utf8) return jview::cli::run_utf8(o);
-  if (o.check_formatted) return jview::cli::run_check_formatted(o);
+  if (o.check) return jview::cli::run_validation(o, jview::check_kind::json);
+  if (o.utf8) return jview::cli::run_validation(o, jview::check_kind::utf8);
+  if (o.check_formatted) return jview::cli::run_validation(o, jview::check_kind::formatted);
   if (o.in_place) return jview::cli::run_in_place(o);
   return jview::cli::run_jq(o);
 }

@@ -9,7 +9,7 @@ import re
 import sys
 
 MAX_LINES = 900
-# cli/ is argument parsing, wiring, the words of messages and exit codes. 1,764 lines when this was set (issue 18):
+# cli/ is argument parsing, wiring, the words of messages and exit codes. 1,765 lines when this was set (issue 18):
 # the option table and --help (options.*, help.*) are 759 of them; the rest is main, the modes' wiring, the
 # messages, the sink, the progress line's timer and the process tuning. Logic that grows here belongs in core/.
 CLI_MAX_LINES = 1800

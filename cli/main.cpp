@@ -17,9 +17,10 @@
 
 namespace {
 
-// A mapped input file that shrinks while it is read raises SIGBUS on the missing pages. Write the whole values
-// still buffered, report it and exit with status 2 instead of dying with a core dump (only async-signal-safe
-// calls here: write(2) and _exit).
+// SIGBUS came from a mapped input file that shrank while it was read. Inputs are no longer mapped
+// (core/byte_sources.cpp reads them), so none is expected; should one come, the whole values still buffered are
+// written, it is reported and the exit status is 2 instead of a core dump (only async-signal-safe calls here:
+// write(2) and _exit).
 void on_sigbus(int) {
   jview::cli::write_whole_on_fault();
   static const char msg[] = "jview: error: an input file shrank while it was being read (SIGBUS)\n";
@@ -83,9 +84,9 @@ static int run_main(int argc, char** argv) {
     jview::cli::oprint("jview {}\n{}\n", JVIEW_VERSION, jview::describe_kernel_choice());
     return jview::cli::exit_ok;
   }
-  if (o.check) return jview::cli::run_check(o);
-  if (o.utf8) return jview::cli::run_utf8(o);
-  if (o.check_formatted) return jview::cli::run_check_formatted(o);
+  if (o.check) return jview::cli::run_validation(o, jview::check_kind::json);
+  if (o.utf8) return jview::cli::run_validation(o, jview::check_kind::utf8);
+  if (o.check_formatted) return jview::cli::run_validation(o, jview::check_kind::formatted);
   if (o.in_place) return jview::cli::run_in_place(o);
   return jview::cli::run_jq(o);
 }

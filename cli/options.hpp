@@ -6,6 +6,7 @@
 
 #include "core/diagnostics.hpp"
 #include "core/parser.hpp"
+#include "core/program_args.hpp"
 #include "core/writer.hpp"
 
 namespace jview::cli {
@@ -33,10 +34,7 @@ struct options {
   int color = -1;  // -1: when stdout is a terminal; 0: -M; 1: -C
   // Program arguments.
   // --arg, --argjson, --slurpfile, --rawfile in command-line order ($ARGS.named's; the first of a name wins).
-  struct named_arg {
-    enum class kind { string, json, slurpfile, rawfile } k;
-    std::string name, value;  // value: the text, the JSON text or the file's path
-  };
+  using named_arg = jview::named_arg;  // (core/program_args.hpp: it reads their files)
   std::vector<named_arg> named_args;
   // $ARGS.positional: each argument after --args (a string) or --jsonargs (a JSON text), whichever came last
   // before it.

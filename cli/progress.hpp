@@ -1,16 +1,15 @@
-// cli/progress.hpp: the progress line of long runs on stderr: bytes read of the total, percent, MB/s, elapsed and
-// remaining time (and files done of the total in the validation modes and -i). A timer thread draws it from
-// counters that the main thread stores (relaxed atomics, one store per value or block: nothing in the parser's or
-// the writer's loops), first after a second, then four times a second, and erases it at the end. Whatever the
-// process writes to stdout or stderr meanwhile goes through output_pause (cli/sink.cpp), which erases the line
-// first and keeps it off while the text is written (cli/sink.hpp's terminal write hooks, which the meter sets);
-// the next tick draws it again.
+// cli/progress.hpp: the progress line of long runs on stderr (its counters and its text: core/progress.hpp). A timer
+// thread draws it, first after a second, then four times a second (on a terminal; every 5 s when --progress writes
+// to a file), and erases it at the end. Whatever the process writes to stdout or stderr meanwhile goes through the
+// terminal write hooks (cli/sink.hpp), which the meter sets: the line is erased first and stays off while the text
+// is written; the next tick draws it again.
 #pragma once
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "core/progress.hpp"
 
 namespace jview::cli {
 
@@ -19,11 +18,6 @@ struct options;
 namespace detail {
 struct progress_state;
 }
-
-enum class progress_unit {
-  bytes,  // the filter: bytes of the inputs
-  files,  // --check, --utf8, --check-formatted, -i: files done of the total (and their bytes)
-};
 
 class progress_meter {
  public:
@@ -42,15 +36,11 @@ class progress_meter {
   // Erases the line and ends the thread (before the last words of the run, and before an _exit). Idempotent.
   void stop() noexcept;
   bool running() const noexcept { return s_ != nullptr; }
+  // What the run calls as it reads (all null without a meter).
+  progress_hooks hooks() const noexcept;
 
  private:
   std::unique_ptr<detail::progress_state> s_;
 };
-
-// The running meter's count of bytes read, for value_reader::set_read_counter (nullptr without a meter).
-std::atomic<std::uint64_t>* progress_read_counter() noexcept;
-// The main thread's counters for the running meter (without one: a relaxed load and a branch).
-void progress_bytes(std::uint64_t consumed_of_current_file) noexcept;  // how far the current input has been read
-void progress_file_done(std::uint64_t bytes_of_file) noexcept;         // the current input is done
 
 }  // namespace jview::cli

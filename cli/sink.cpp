@@ -1,5 +1,5 @@
-// cli/sink.cpp: write(2) with retries; EPIPE marks the sink broken (quiet stop), other errors are kept. And the
-// diagnostics that never throw. Writes that may reach a terminal run the terminal write hooks (the progress line).
+// cli/sink.cpp: standard output and the diagnostics that never throw; writes that may reach a terminal run the
+// terminal write hooks (the progress line). The fault handler's write of the whole values buffered.
 #include "cli/sink.hpp"
 
 #include <errno.h>
@@ -40,8 +40,8 @@ void set_terminal_write_hooks(const terminal_write_hooks* hooks) noexcept {
   g_hooks.store(hooks, std::memory_order_release);
 }
 
-bool fd_sink::write(void* ctx, const char* data, std::size_t len) {
-  auto* s = static_cast<fd_sink*>(ctx);
+bool stdout_sink::write(void* ctx, const char* data, std::size_t len) {
+  auto* s = static_cast<stdout_sink*>(ctx);
   // Output to a file or a pipe leaves the progress line alone: erasing it at each chunk would keep it off the screen.
   const terminal_write_hooks* hooks = g_hooks.load(std::memory_order_acquire);
   if (hooks != nullptr) {
@@ -49,20 +49,7 @@ bool fd_sink::write(void* ctx, const char* data, std::size_t len) {
     if (s->terminal == 0) hooks = nullptr;
   }
   const terminal_write around(hooks);
-  while (len > 0) {
-    ssize_t r = ::write(s->fd, data, len);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EPIPE)
-        s->broken_pipe = true;
-      else if (s->error.empty())
-        s->error = std::strerror(errno);
-      return false;
-    }
-    data += r;
-    len -= static_cast<std::size_t>(r);
-  }
-  return true;
+  return fd_sink::write(static_cast<fd_sink*>(s), data, len);
 }
 
 namespace {

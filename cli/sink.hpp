@@ -1,5 +1,6 @@
-// cli/sink.hpp: standard output through write(2). A closed pipe (`jview . big.json | head`) is not an error: the
-// run stops quietly. Any other write error is reported once and makes the exit status 2.
+// cli/sink.hpp: standard output through core's fd_sink (write(2); a closed pipe stops the run quietly, another write
+// error is reported once and makes the exit status 2), the diagnostics that never throw, and what keeps the progress
+// line off the text written to a terminal.
 #pragma once
 #include <fmt/core.h>
 
@@ -8,23 +9,23 @@
 #include <string_view>
 #include <utility>
 
+#include "core/fd_sink.hpp"
+
 namespace jview {
 class output_buffer;
 }
 
 namespace jview::cli {
 
-struct fd_sink {
-  int fd = 1;
-  int terminal = -1;  // isatty(fd), asked at the first write (-1: not yet)
-  bool broken_pipe = false;
-  std::string error;  // strerror text of the first failed write
-  // output_buffer::flush_fn: retries short writes and EINTR.
+// Standard output: core's fd_sink, with the terminal write hooks (below) around each write that reaches a terminal.
+struct stdout_sink : fd_sink {
+  int terminal = -1;  // isatty(fd), asked at the first write while hooks are set (-1: not yet)
+  // output_buffer::flush_fn.
   static bool write(void* ctx, const char* data, std::size_t len);
 };
 
 // While alive, output owed is not lost when the run ends abnormally: an exception leaving the scope (out of memory)
-// flushes the whole values buffered in `out`; a fault (SIGBUS: a mapped input shrank) writes them from the signal
+// flushes the whole values buffered in `out`; a fault (SIGBUS, see cli/main.cpp) writes them from the signal
 // handler through write_whole_on_fault(). One at a time (run_jq makes one).
 class output_guard {
  public:

@@ -1,8 +1,11 @@
-// core/diagnostics.cpp: parse error text, and the lines of the validation modes' problems.
+// core/diagnostics.cpp: parse error text, compile error text, and the lines of the validation modes' problems.
 #include "core/diagnostics.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "core/filter/program.hpp"
 #include "core/utf8.hpp"
 
 namespace jview {
@@ -23,6 +26,27 @@ std::string format_excerpt(const source_location& loc) {
 }
 
 namespace {
+
+std::string format_one_compile_error(const filter::compile_error& e, std::string_view program, bool last) {
+  std::string msg = fmt::format("{}: error: {}", program, e.message);
+  if (e.length > 0 && e.line > 0) {
+    msg += fmt::format(" at {}, line {}, column {}:\n    {}\n    ", e.file.empty() ? "<top-level>" : e.file, e.line,
+                       e.column, e.source_line);
+    msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
+    msg.append(static_cast<std::size_t>(e.length), '^');
+  } else if (e.message.rfind("module not found", 0) == 0 || e.message.rfind("Relative paths to modules", 0) == 0 ||
+             e.message.rfind("Modules must be named", 0) == 0 || e.message.rfind("module names must not", 0) == 0) {
+    msg += "\n";  // jq's messages for a missing or misnamed module end in a newline of their own
+  }
+  msg += "\n";
+  if (!e.suggestion.empty()) msg += "did you mean " + e.suggestion + "?\n";  // jview's line after jq's text
+  for (const filter::compile_error& m : e.more) msg += format_one_compile_error(m, program, false);  // jq's further
+  if (last) {
+    msg += e.more.empty() ? fmt::format("{}: 1 compile error\n", program)
+                          : fmt::format("{}: {} compile errors\n", program, e.more.size() + 1);
+  }
+  return msg;
+}
 
 std::string github_escape(std::string_view s, bool property) {
   std::string out;
@@ -45,6 +69,10 @@ std::string github_escape(std::string_view s, bool property) {
 }
 
 }  // namespace
+
+std::string format_compile_error(const filter::compile_error& e, std::string_view program) {
+  return format_one_compile_error(e, program, true);
+}
 
 std::string github_escape_data(std::string_view s) { return github_escape(s, false); }
 std::string github_escape_property(std::string_view s) { return github_escape(s, true); }

@@ -1,6 +1,6 @@
-// core/diagnostics.hpp: formats parse errors as `FILE:LINE:COLUMN: message` with an excerpt and a caret, and the
-// problems of the validation modes (--check, --utf8, --check-formatted) as plain, GitHub Actions or JSON lines.
-// Formats only; cli/ decides where the text goes.
+// core/diagnostics.hpp: formats parse errors as `FILE:LINE:COLUMN: message` with an excerpt and a caret, a jq
+// program's compile errors as jq 1.8 reports them, and the problems of the validation modes (--check, --utf8,
+// --check-formatted) as plain, GitHub Actions or JSON lines. Formats only; cli/ decides where the text goes.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,12 +10,21 @@
 
 namespace jview {
 
+namespace filter {
+struct compile_error;
+}
+
 // One line: "FILE:LINE:COLUMN: message" (no newline).
 std::string format_location_line(std::string_view file, const source_location& loc, std::string_view message);
 
 // The excerpt: the line's text (control characters shown as spaces) and a caret under the column, each line
 // indented by two spaces and ending in '\n'. Empty when the line is empty.
 std::string format_excerpt(const source_location& loc);
+
+// jq 1.8's report of a compile error, each line starting with `program` ("jview"): "PROGRAM: error: MESSAGE at
+// <top-level>, line L, column C:" (or the module's path), the line and carets under the offending token (columns
+// count bytes, as jq's do), jq's further messages in turn, then "PROGRAM: N compile error(s)". Ends in '\n'.
+std::string format_compile_error(const filter::compile_error& e, std::string_view program);
 
 // How the validation modes write each problem (--check-format).
 enum class report_format : std::uint8_t { plain, github, json };

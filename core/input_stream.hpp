@@ -14,6 +14,7 @@
 #include "core/document.hpp"
 #include "core/filter/program.hpp"
 #include "core/filter/value.hpp"
+#include "core/progress.hpp"
 #include "core/stream_events.hpp"
 #include "core/value_reader.hpp"
 
@@ -23,13 +24,6 @@ namespace jview {
 struct doc_holder {
   document doc;
   std::shared_ptr<source_bytes> keep;
-};
-
-// How far a run has got, for a progress line another thread draws (the CLI's): each hook may be null.
-struct progress_hooks {
-  std::atomic<std::uint64_t>* read_counter = nullptr;        // bytes of each read added (value_reader)
-  void (*consumed)(std::uint64_t bytes_of_current_input) noexcept = nullptr;  // after each value or line
-  void (*input_done)(std::uint64_t bytes_of_input) noexcept = nullptr;        // an input read to its end
 };
 
 struct input_options {
@@ -43,7 +37,7 @@ struct input_options {
   // --lenient: each input is read whole by jq 1.8's own reader (NaN, Infinity, 01, .5, 1., +1, invalid UTF-8),
   // its values built (no views); next() only, never next_doc().
   bool lenient = false;
-  progress_hooks progress;
+  progress_hooks progress;  // (core/progress.hpp)
 };
 
 // A parse error's message as the strict reader words it: for what jq 1.8 would read (--lenient: NaN, Infinity,

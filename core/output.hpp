@@ -1,6 +1,7 @@
 // core/output.hpp: the output buffer. Bytes collect in one growing buffer that is handed to a flush callback in
-// large pieces (64 KiB by default); the buffer is never zero-filled. core/ never writes to a descriptor itself:
-// cli/ supplies the callback (write(2)), tests supply one that appends to a string.
+// large pieces (64 KiB by default); the buffer is never zero-filled. The caller supplies the callback: a descriptor's
+// write(2) (core/fd_sink.hpp; cli/ adds the progress line's pause for standard output), a string (to_string), a
+// comparison with a file (--check-formatted).
 #pragma once
 #include <cstddef>
 #include <cstdint>

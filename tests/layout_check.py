@@ -1,19 +1,26 @@
 #!/usr/bin/env python3
 """The layout rules of docs/ARCHITECTURE.md, checked: no source file in cli/, core/ or simd/ over 900 lines;
-cli/ includes only core's public headers (PUBLIC below) and nothing from simd/; core/ and simd/ never read the
-environment, print to the standard streams, exit or call mallopt (the executable decides those).
+cli/ at most CLI_MAX_LINES lines in all, and it includes only core's public headers (PUBLIC below) and nothing from
+simd/; core/ and simd/ never read the environment, print to the standard streams, exit or call mallopt (the
+executable decides those).
 Usage: layout_check.py SOURCE_DIR"""
 import os
 import re
 import sys
 
 MAX_LINES = 900
+# cli/ is argument parsing, wiring, the words of messages and exit codes. 1,765 lines when this was set (issue 18):
+# the option table and --help (options.*, help.*) are 759 of them; the rest is main, the modes' wiring, the
+# messages, the sink, the progress line's timer and the process tuning. Logic that grows here belongs in core/.
+CLI_MAX_LINES = 1800
 # The library's public surface: what an embedder (and cli/) may include. Everything else in core/ is internal.
 PUBLIC = {
     "core/byte_source.hpp", "core/decompress_source.hpp", "core/diagnostics.hpp", "core/document.hpp", "core/error.hpp",
-    "core/input_stream.hpp", "core/kernel_choice.hpp", "core/line_counter.hpp", "core/output.hpp",
-    "core/parallel_run.hpp", "core/parser.hpp", "core/program_runner.hpp", "core/result_writer.hpp", "core/sanitizer.hpp",
-    "core/value_reader.hpp", "core/writer.hpp", "core/filter/program.hpp", "core/filter/value.hpp",
+    "core/fd_sink.hpp", "core/file_check.hpp", "core/file_replace.hpp", "core/in_place.hpp", "core/input_stream.hpp",
+    "core/inputs_runner.hpp", "core/kernel_choice.hpp", "core/line_counter.hpp", "core/output.hpp",
+    "core/parallel_run.hpp", "core/parser.hpp", "core/program_args.hpp", "core/program_runner.hpp", "core/progress.hpp",
+    "core/result_writer.hpp", "core/run_reporter.hpp", "core/sanitizer.hpp", "core/value_reader.hpp", "core/writer.hpp",
+    "core/filter/program.hpp", "core/filter/value.hpp",
 }
 # Calls core/ and simd/ leave to the executable.
 FORBIDDEN = re.compile(r"\b(getenv|secure_getenv|mallopt|std::exit|_exit|printf|puts|std::cout|std::cerr)\s*\(?"
@@ -36,11 +43,14 @@ def strip_comments(text):
 def main():
     root = os.path.abspath(sys.argv[1])
     problems = []
+    cli_lines = 0
     for folder in ("cli", "core", "simd"):
         for path in sources(root, folder):
             rel = os.path.relpath(path, root)
             text = open(path, encoding="utf-8").read()
             n = text.count("\n")
+            if folder == "cli":
+                cli_lines += n
             if n > MAX_LINES:
                 problems.append(f"{rel}: {n} lines (over {MAX_LINES}): split it along its seams")
             if folder == "cli":
@@ -52,9 +62,12 @@ def main():
             else:
                 for m in FORBIDDEN.finditer(strip_comments(text)):
                     problems.append(f"{rel}: calls {m.group(0).strip('( ')}: core/ and simd/ leave that to the executable")
+    if cli_lines > CLI_MAX_LINES:
+        problems.append(f"cli/: {cli_lines} lines in all (over {CLI_MAX_LINES}): move logic that is not argument "
+                        "parsing, wiring or exit codes into core/")
     for p in problems:
         print(p)
-    print(f"layout: {len(problems)} problems")
+    print(f"layout: cli/ {cli_lines} lines (at most {CLI_MAX_LINES}); {len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -1,7 +1,7 @@
 // tests/fuzz/interrupted_io.cpp: interrupted system calls, short reads and partial writes (issue 8, "interrupted
 // writes and short reads are retried"). The jview executable installs no signal handler that returns, so EINTR
-// cannot be forced on it from outside; this test runs the reader (core/input.cpp) and the output sink
-// (cli/sink.cpp) in-process with a SIGALRM handler installed without SA_RESTART and an interval timer firing
+// cannot be forced on it from outside; this test runs the reader (core/value_reader.cpp) and the output sink
+// (core/fd_sink.cpp) in-process with a SIGALRM handler installed without SA_RESTART and an interval timer firing
 // every 100 us, against pipes fed and drained in small pieces with pauses: blocked read(2) and write(2) calls
 // are interrupted (EINTR, or a partial write when some bytes had already moved). Every byte must arrive, in order.
 // Exit 0 when both directions are intact, 1 otherwise.
@@ -16,7 +16,7 @@
 #include <string>
 #include <thread>
 
-#include "cli/sink.hpp"
+#include "core/fd_sink.hpp"
 #include "core/value_reader.hpp"
 #include "core/output.hpp"
 #include "core/writer.hpp"
@@ -111,10 +111,10 @@ bool writes(const std::string& text) {
       if (step % 3 == 0) usleep(50);
     }
   });
-  jview::cli::fd_sink sink;
+  jview::fd_sink sink;
   sink.fd = fds[1];
   {
-    jview::output_buffer buf(&jview::cli::fd_sink::write, &sink);
+    jview::output_buffer buf(&jview::fd_sink::write, &sink);
     for (std::size_t at = 0; at < text.size(); at += 1000) buf.append(text.data() + at, std::min<std::size_t>(1000, text.size() - at));
     buf.flush();
   }

@@ -1,9 +1,9 @@
-// cli/check_formatted.cpp: `jview --check-formatted FILE...`: whether each file's bytes are exactly what `jview .`
-// with the same output options (-c, --indent, --tab, -S, -a, --numbers) writes for it: `prettier --check` for
-// JSON, so that CI can enforce a format that `jview -i .` restores. A file that differs is one problem line at its
-// first differing byte, an invalid one its parse error, an unreadable one its reason (check_report.hpp). The
-// writer's chunks are compared with the file's bytes as they come out, and writing stops at the first difference
-// (the file is still parsed to its end, so that an error later in it is reported instead).
+// core/format_check.cpp: `--check-formatted`'s check of one file: whether its bytes are exactly what `jview .` with
+// the same output options (-c, --indent, --tab, -S, -a, --numbers) writes for it: `prettier --check` for JSON, so
+// that CI can enforce a format that `jview -i .` restores. A file that differs is one problem at its first differing
+// byte, an invalid one its parse error, an unreadable one its reason. The writer's chunks are compared with the
+// file's bytes as they come out, and writing stops at the first difference (the file is still parsed to its end,
+// so that an error later in it is reported instead).
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,14 +13,13 @@
 #include <cstring>
 #include <memory>
 
-#include "cli/check_report.hpp"
-#include "cli/progress.hpp"
-#include "cli/run.hpp"
-#include "core/value_reader.hpp"
+#include "core/file_check.hpp"
+#include "core/line_counter.hpp"
 #include "core/output.hpp"
+#include "core/value_reader.hpp"
 #include "core/writer.hpp"
 
-namespace jview::cli {
+namespace jview {
 namespace {
 
 constexpr std::size_t k_block = 64u << 10;
@@ -60,51 +59,61 @@ struct compare_sink {
   }
 };
 
-// Line and column (characters) of byte `offset` of the file, counted over its bytes before it.
-void position_of(int fd, std::uint64_t offset, std::uint64_t& line, std::uint64_t& column) {
-  line = 1;
-  column = 1;
+// Lines and columns (characters) of the file's bytes before `offset`.
+line_counter position_of(int fd, std::uint64_t offset) {
+  line_counter lc;
   std::unique_ptr<char[]> buf(new char[k_block]);
   std::uint64_t at = 0;
   while (at < offset) {
     const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(k_block, offset - at));
     const ssize_t got = ::pread(fd, buf.get(), want, static_cast<off_t>(at));
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return;
-    for (ssize_t i = 0; i < got; ++i) {
-      const auto c = static_cast<unsigned char>(buf[static_cast<std::size_t>(i)]);
-      if (c == '\n') {
-        ++line;
-        column = 1;
-      } else if ((c & 0xc0) != 0x80) {
-        ++column;
-      }
-    }
+    if (got <= 0) break;
+    lc.count(buf.get(), buf.get() + got);
     at += static_cast<std::uint64_t>(got);
   }
+  return lc;
 }
 
-// Checks one file; its problem (if any) goes to the report. Returns the file's size (for the progress line).
-std::uint64_t check_one(const std::string& file, const options& o, const write_options& wo, check_report& report) {
+// The file's descriptor, opened again (its bytes are compared by pread); -1 with `why` when it cannot be, or is not
+// a regular file.
+int open_regular(const std::string& file, struct stat& st, std::string& why) {
+  const int fd = file == "-" ? ::dup(0) : ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    why = std::strerror(errno);
+    return -1;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = "not a regular file (the comparison reads it twice)";
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace
+
+std::uint64_t check_formatted_file(const std::string& file, const check_options& o, check_findings& found) {
   parse_options popts = o.parse;
   popts.decompress = false;  // the file's own bytes are compared with the output: a compressed file is not formatted
   value_reader reader(popts);
-  reader.set_read_counter(progress_read_counter());
+  reader.set_read_counter(o.progress.read_counter);
   std::string why;
   if (!reader.open(file, why)) {
-    report.unreadable(file, why);
+    found.unreadable(file, why);
     return 0;
   }
-  const int fd = file == "-" ? ::dup(0) : ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    report.unreadable(reader.name(),
-                      fd < 0 ? std::strerror(errno) : "not a regular file (the comparison reads it twice)");
-    if (fd >= 0) ::close(fd);
+  const int fd = open_regular(file, st, why);
+  if (fd < 0) {
+    found.unreadable(reader.name(), why);
     return 0;
   }
+  write_options wo = o.write;
+  wo.color = false;
   compare_sink cmp;
   cmp.fd = fd;
+  bool invalid = false;
   {
     output_buffer out(&compare_sink::write, &cmp);
     writer w(out, wo);
@@ -116,47 +125,28 @@ std::uint64_t check_one(const std::string& file, const options& o, const write_o
         out.put('\n');
         out.maybe_flush();
       }
-      progress_bytes(reader.bytes_consumed());
+      if (o.progress.consumed != nullptr) o.progress.consumed(reader.bytes_consumed());
     }
     if (cmp.diff == k_none) out.flush();
     if (s == value_reader::status::error) {
+      invalid = true;
       if (reader.error().code == error_code::io_error)
-        report.unreadable(reader.name(), reader.io_error());
+        found.unreadable(reader.name(), reader.io_error());
       else
-        report.problem(reader.name(), reader.location(), error_message(reader.error().code));
-      ::close(fd);
-      return static_cast<std::uint64_t>(st.st_size);
+        found.problem(reader.name(), reader.location(), error_message(reader.error().code));
     }
   }
-  if (!cmp.io_error.empty()) {
-    report.unreadable(reader.name(), cmp.io_error);
-  } else {
+  if (!invalid && !cmp.io_error.empty()) {
+    found.unreadable(reader.name(), cmp.io_error);
+  } else if (!invalid) {
     if (cmp.diff == k_none && static_cast<std::uint64_t>(st.st_size) > cmp.at) cmp.diff = cmp.at;  // bytes after
     if (cmp.diff != k_none) {
-      std::uint64_t line = 1, column = 1;
-      position_of(fd, cmp.diff, line, column);
-      report.problem(reader.name(), line, column, cmp.diff, "not formatted as jview writes it", true);
+      const line_counter lc = position_of(fd, cmp.diff);
+      found.problem(reader.name(), lc.line(), lc.column(), cmp.diff, "not formatted as jview writes it", true);
     }
   }
   ::close(fd);
   return static_cast<std::uint64_t>(st.st_size);
 }
 
-}  // namespace
-
-int run_check_formatted(const options& o) {
-  std::vector<std::string> files = o.files;
-  if (files.empty()) files.push_back("-");
-  write_options wo = o.write;
-  wo.color = false;
-  check_report report(o, "not formatted");
-  progress_meter meter(o, o.files, progress_unit::files);
-  for (const std::string& file : files) {
-    report.file_done();
-    progress_file_done(check_one(file, o, wo, report));
-  }
-  meter.stop();
-  return report.finish();
-}
-
-}  // namespace jview::cli
+}  // namespace jview

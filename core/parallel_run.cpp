@@ -590,15 +590,20 @@ class replayer {
       return;
     }
     // The piece before ended inside a value: t is not a piece on its own; the value goes on in its bytes.
-    const std::size_t was = tail_bytes_.size();
     tail_bytes_.append(t.bytes);
     if (!t.last) {
-      std::size_t i = std::max(scan_at_, was);
-      if (!scan_done_) scan_done_ = scan_.scan(tail_bytes_.data(), i, tail_bytes_.size(), false, false);
+      // (from where the last scan stopped: after() leaves it at the value's start, so the first piece's bytes are
+      // scanned too; starting at `was` would begin a fresh scan inside the value)
+      std::size_t i = scan_at_;
+      if (!scan_done_) scan_done_ = scan_.scan(tail_bytes_.data(), i, tail_bytes_.size(), false, vector_scan());
       scan_at_ = i;
       if (!scan_done_) return;  // the value goes on past this piece too
     }
     run_tail(t.last);
+  }
+  // The kernel choice's boundary family (the parse options' kernels, else the process's).
+  bool vector_scan() const noexcept {
+    return (o_.parse.kernels != nullptr ? *o_.parse.kernels : simd::active_kernels()).vector_scanners();
   }
   // Runs the tail (from tail_start_ in tail_bytes_) here, straight to the output.
   void run_tail(bool last) {

@@ -88,6 +88,7 @@ struct parsed {
   // compact and tab are only where -c and --tab land; the layout comes from last_layout.
   bool version = false, compact = false, tab = false, sort_keys = false, ascii = false, color_on = false,
        color_off = false, args_mode = false, jsonargs_mode = false, progress_on = false, progress_off = false;
+  std::string indent_text = "2";  // --indent's argument as given (read by jq's rule in finish)
   int indent = 2;
   // The last of -c, --tab and --indent decides the layout, as in jq (`-c --tab` is pretty with tabs).
   enum class layout { pretty, compact, tab, indent } last_layout = layout::pretty;
@@ -212,7 +213,8 @@ void add_options(CLI::App& app, const argv_names& named, parsed& p, options& o, 
   };
   auto option = [&](const char* names, const char* placeholder, auto& var, const char* what) -> CLI::Option* {
     CLI::Option* opt = in_group(named.may_name(names) ? app.add_option(names, var, what) : nullptr);
-    return opt ? opt->type_name(placeholder) : nullptr;
+    // As jq: an option given twice takes its last value (a list option, -L or a pair, takes them all).
+    return opt ? opt->type_name(placeholder)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast) : nullptr;
   };
   auto pairs = [&](const char* names, const char* placeholder, std::vector<std::string>& var, const char* what) {
     if (CLI::Option* opt = option(names, placeholder, var, what))
@@ -245,7 +247,7 @@ void add_options(CLI::App& app, const argv_names& named, parsed& p, options& o, 
   group = "Output";
   h.compact = short_bool("-c,--compact-output", "compact output: each value on one line");
   h.tab = flag("--tab", p.tab, "indent with one tab per level");
-  h.indent = option("--indent", "N", p.indent, "indent with N spaces per level (0-7, default 2; -1: a tab)");
+  h.indent = option("--indent", "N", p.indent_text, "indent with N spaces per level (0-7, default 2; -1: a tab)");
   short_bool("-r,--raw-output", "write strings without quotes and escapes");
   short_bool("-j,--join-output", "like -r, and no newline after each output");
   flag("--raw-output0", o.raw_output0, "like -r, and a NUL after each output");
@@ -261,7 +263,7 @@ void add_options(CLI::App& app, const argv_names& named, parsed& p, options& o, 
   group = "Program and variables";
   option("-f,--from-file", "FILE", o.from_file, "read FILTER from FILE; then every argument is a FILE");
   if (CLI::Option* opt = option("-L,--library-path", "DIR", o.library_paths, "search DIR for modules (import)"))
-    opt->allow_extra_args(false);
+    opt->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   pairs("--arg", "NAME VALUE", p.arg_pairs, "$NAME is the string VALUE");
   pairs("--argjson", "NAME JSON", p.argjson_pairs, "$NAME is the JSON value JSON");
   pairs("--slurpfile", "NAME FILE", p.slurpfile_pairs, "$NAME is the array of the JSON values in FILE");
@@ -420,6 +422,12 @@ int finish(parsed& p, options& o) {
     o.version = true;
     return -1;
   }
+  // jq 1.8's rule: an optional sign and decimal digits, nothing else, from -1 to 7 ("abc", "1.5", " 3", "" fail).
+  const std::string& t = p.indent_text;
+  const std::size_t digits = t.find_first_not_of("+-") == 1 ? 1 : 0;
+  const bool number = t.size() > digits && t.size() <= digits + 9 &&
+                      t.find_first_not_of("0123456789", digits) == std::string::npos;
+  p.indent = number ? std::stoi(t) : -2;
   if (p.indent < -1 || p.indent > 7) {
     eprint("jview: error: --indent takes a number between -1 and 7\nUse jview --help for help with command-line options.\n");
     return exit_usage;

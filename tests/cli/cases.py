@@ -34,6 +34,11 @@ def cases(shared):
           stderr_re="--indent takes a number between -1 and 7"),
         c("indent 8 is a usage error", ["--indent", "8", "."], "[1]", stdout="", exit=2,
           stderr_re="--indent takes a number between"),
+        *[c(f"indent {a!r} is jq 1.8's usage error", ["--indent", a, "."], "[1]", stdout="", exit=2,
+            stderr="jview: error: --indent takes a number between -1 and 7\n"
+                   "Use jview --help for help with command-line options.\n")
+          for a in ["abc", "1.5", "", " 3", "3 ", "0x3", "-", "+-3"]],
+        c("indent +3 and 03 are numbers (jq 1.8)", ["--indent", "+3", "--indent", "03", "."], "[1]", stdout="[\n   1\n]\n"),
         c("sort keys recursively", ["-S", "-c", "."], '{"b":1,"a":{"d":1,"c":2},"A":[{"z":1,"y":2}]}',
           stdout='{"A":[{"y":2,"z":1}],"a":{"c":2,"d":1},"b":1}\n'),
         c("empty containers", ["."], '[{},[],{"a":[]}]', stdout='[\n  {},\n  [],\n  {\n    "a": []\n  }\n]\n'),

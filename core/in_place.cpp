@@ -13,6 +13,7 @@
 #include "core/file_replace.hpp"
 #include "core/filter/value.hpp"
 #include "core/output.hpp"
+#include "core/result_writer.hpp"
 #include "core/value_reader.hpp"
 #include "core/writer.hpp"
 
@@ -132,34 +133,12 @@ rewrite_result rewrite(filter::program& prog, const std::string& file, const in_
   fd_sink sink;
   sink.fd = tmp.fd();
   output_buffer out(&fd_sink::write, &sink);
-  write_options wo = o.format.write;
-  wo.color = false;
-  writer w(out, wo);
+  result_format f = o.format;  // the output as the filter mode lays it out (result_writer), without colour
+  f.write.color = false;
+  result_writer results(out, f);
   file_inputs inputs(reader, o, file);
-  const result_format& f = o.format;
-  std::uint64_t outputs = 0;
-  bool nul_in_raw0 = false;
-  const char* terminator = f.nul ? std::string_view("\0", 1).data() : "\n";
-  const std::size_t term_len = f.join ? 0 : 1;
   filter::run_callbacks cb;
-  cb.emit = [&](const filter::value& v) {
-    if (nul_in_raw0) return;
-    if (f.seq) out.put('\x1e');
-    if (f.raw && v.is_string()) {
-      std::string text_buf;
-      const std::string_view text = v.str(text_buf);
-      if (f.nul && text.find('\0') != std::string_view::npos) {
-        nul_in_raw0 = true;
-        return;
-      }
-      out.append(text);
-    } else {
-      filter::write_value(w, v);
-    }
-    out.append(terminator, term_len);
-    out.maybe_flush();
-    ++outputs;
-  };
+  cb.emit = [&](const filter::value& v) { results.value(v); };
   cb.debug = [&](std::string_view msg) { rep.debug(msg); };
   cb.stderr_out = [&](std::string_view text) { rep.stderr_text(text); };
 
@@ -171,6 +150,7 @@ rewrite_result rewrite(filter::program& prog, const std::string& file, const in_
     inputs.set_in_program(true);
     bool ok = prog.run(input, &inputs, cb, error, halt);
     inputs.set_in_program(false);
+    const bool nul_in_raw0 = results.nul_met();
     if (nul_in_raw0 && halt < 0) {
       ok = false;
       error = result_writer::k_nul_error;
@@ -220,6 +200,7 @@ rewrite_result rewrite(filter::program& prog, const std::string& file, const in_
     return given_up(inputs.io_failed() ? outcome::unusable : outcome::failed);
   }
   if (failed) return given_up(outcome::failed);
+  const std::uint64_t outputs = results.outputs();
   if (outputs != 1) {
     rep.file_failed(file, fmt::format("the program wrote {} values for it; -i writes exactly one",
                                       outputs == 0 ? std::string("no") : std::to_string(outputs)));

@@ -164,8 +164,14 @@ struct vector_kernels {
   }
 }
 
-// The flags of a string body [p, q) that stage 1 found to hold a backslash or DEL; false when an escape is invalid.
-[[gnu::always_inline]] inline bool special_string_flags(const char* p, const char* q, std::uint8_t& flags) noexcept {
+// The flags of a string body [p, q) that stage 1 found to hold a backslash or DEL (its special entry); false when an
+// escape is invalid. Escapes that stage 1 found all among \" \\ \b \f \n \r \t need no look.
+[[gnu::always_inline]] inline bool special_string_flags(std::uint32_t entry, const char* p, const char* q,
+                                                        std::uint8_t& flags) noexcept {
+  if ((entry & simd::k_special_checked) == 0) {
+    flags = node_flag::escapes;
+    return true;
+  }
   bool recoded;
   if (!escapes_valid(p, q, recoded)) return false;
   flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
@@ -575,6 +581,19 @@ failed:
   return {err, static_cast<std::size_t>(p - begin)};
 }
 
+// The next batch of tokens that holds any (a long string or run of whitespace gives empty ones). Offsets stay
+// 32-bit: a value reaching 4 GiB from its start `base` gives up (parse_impl reports value_too_large).
+[[gnu::noinline]] static bool next_tokens(simd::structural_index& ix, const char* base) {
+  do {
+    if (!ix.next_batch()) return false;
+    if (static_cast<std::uint64_t>(ix.base() - base) + simd::structural_index::k_batch >= 0xfffffffeull) return false;
+  } while (ix.cursor() == ix.pos_end());
+  return true;
+}
+[[gnu::always_inline]] static inline std::uint32_t offset_in(const char* x, const char* base) noexcept {
+  return static_cast<std::uint32_t>(x - base);
+}
+
 // The two-stage path. Stage 1 (simd/structural.hpp) lists the position of every structural character, both quotes
 // of every string and the first byte of every number or literal; this walk turns the list into the same nodes as
 // parse_impl. Strings cost one compare (their end is the next token; a side list names the few holding escapes or
@@ -612,24 +631,13 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
   std::size_t cap = 0;
   std::size_t total = 0;
   stack_.clear();
-  auto off = [&base](const char* x) { return static_cast<std::uint32_t>(x - base); };
-  // Next batch of tokens (skipping empty ones: a long string or run of whitespace). Offsets stay 32-bit: a value
-  // reaching 4 GiB from its start gives up (parse_impl reports value_too_large).
-  const auto refill = [&]() -> bool {
-    do {
-      if (!ix.next_batch()) return false;
-      bb = ix.base();
-      tp = ix.cursor();
-      te = ix.pos_end();
-      sp = ix.special_cursor();
-      if (static_cast<std::uint64_t>(bb - base) + simd::structural_index::k_batch >= 0xfffffffeull) return false;
-    } while (tp == te);
-    return true;
-  };
+  // Next batch of tokens (skipping empty ones: a long string or run of whitespace), read into the cursors. No lambda
+  // captures the cursors: their addresses taken, GCC kept them on the stack, a store and reload per token.
+#define JVIEW_REFILL() (next_tokens(ix, base) && (bb = ix.base(), tp = ix.cursor(), te = ix.pos_end(), sp = ix.special_cursor(), true))
 #define JVIEW_NEXT(x)                        \
   do {                                       \
     if (tp == te) [[unlikely]] {             \
-      if (!refill()) goto give_up;           \
+      if (!JVIEW_REFILL()) goto give_up;     \
     }                                        \
     (x) = bb + *tp++;                        \
   } while (0)
@@ -640,7 +648,7 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     cap = doc.capacity();                                                                                \
   }
 
-  if (tp == te && !refill()) goto give_up;
+  if (tp == te && !JVIEW_REFILL()) goto give_up;
   p = bb + *tp++;
   if (*p != '{' && *p != '[') goto give_up;  // a top-level scalar after the previous value
   base = p;
@@ -665,7 +673,7 @@ value:
       in_object = *p == '{';
       cur = n;
       count = 0;
-      put_node(nodes + n, in_object ? kind::object : kind::array, 0, off(p), 0, 0);
+      put_node(nodes + n, in_object ? kind::object : kind::array, 0, offset_in(p, base), 0, 0);
       ++n;
       ++depth;
       JVIEW_NEXT(p);
@@ -681,31 +689,30 @@ value:
     case '"': {
       JVIEW_NEXT(q);  // the closing quote
       std::uint8_t flags = 0;
-      if (tp[-1] == *sp) [[unlikely]] {  // holds a backslash or DEL: check the escapes like parse_impl
-        ++sp;
-        if (!special_string_flags(p + 1, q, flags)) goto give_up;
+      if (tp[-1] == (*sp & ~simd::k_special_checked)) [[unlikely]] {  // holds a backslash or DEL
+        if (!special_string_flags(*sp++, p + 1, q, flags)) goto give_up;
         string_flags |= flags;
       }
-      put_node(nodes + n, kind::string, flags, off(p + 1), static_cast<std::uint32_t>(q - p - 1), n + 1);
+      put_node(nodes + n, kind::string, flags, offset_in(p + 1, base), static_cast<std::uint32_t>(q - p - 1), n + 1);
       ++n;
       goto after_value;
     }
     case 't':
       if (end - p < 5 || load4(p) != load4("true") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
         goto give_up;
-      put_node(nodes + n, kind::true_, 0, off(p), 4, n + 1);
+      put_node(nodes + n, kind::true_, 0, offset_in(p, base), 4, n + 1);
       ++n;
       goto after_value;
     case 'f':
       if (end - p < 6 || load4(p + 1) != load4("alse") || !k_ends_scalar.yes[static_cast<unsigned char>(p[5])])
         goto give_up;
-      put_node(nodes + n, kind::false_, 0, off(p), 5, n + 1);
+      put_node(nodes + n, kind::false_, 0, offset_in(p, base), 5, n + 1);
       ++n;
       goto after_value;
     case 'n':
       if (end - p < 5 || load4(p) != load4("null") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
         goto give_up;
-      put_node(nodes + n, kind::null_, 0, off(p), 4, n + 1);
+      put_node(nodes + n, kind::null_, 0, offset_in(p, base), 4, n + 1);
       ++n;
       goto after_value;
     case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
@@ -732,7 +739,7 @@ value:
       }
       // The number must end at whitespace or a structural character (also rules out leading zeros: "01").
       if (p == end || !k_ends_scalar.yes[static_cast<unsigned char>(*p)]) goto give_up;
-      put_node(nodes + n, kind::number, flags, off(s), static_cast<std::uint32_t>(p - s), n + 1);
+      put_node(nodes + n, kind::number, flags, offset_in(s, base), static_cast<std::uint32_t>(p - s), n + 1);
       ++n;
       goto after_value;
     }
@@ -747,13 +754,12 @@ key_string:
   {
     const char* const s = p + 1;
     std::uint8_t flags = 0;
-    if (tp[-1] == *sp) [[unlikely]] {
-      ++sp;
-      if (!special_string_flags(s, q, flags)) goto give_up;
+    if (tp[-1] == (*sp & ~simd::k_special_checked)) [[unlikely]] {
+      if (!special_string_flags(*sp++, s, q, flags)) goto give_up;
       string_flags |= flags;
     }
     const auto len = static_cast<std::uint32_t>(q - s);
-    put_node(nodes + n, kind::string, flags, off(s), len, n + 1);
+    put_node(nodes + n, kind::string, flags, offset_in(s, base), len, n + 1);
     ++n;
     note_key(nodes[cur], cur, depth, s, len, flags);
   }
@@ -815,6 +821,7 @@ close:
 
 give_up:
 #undef JVIEW_NEXT
+#undef JVIEW_REFILL
 #undef JVIEW_ROOM
   ix.invalidate();
   retire_key_tags(n);

@@ -27,9 +27,14 @@ struct stage1_state {
 // Output cursors of one kernel call. Each array needs 64 entries of slack past what it will hold.
 struct stage1_out {
   std::uint32_t* pos;      // token positions: structural characters, both quotes of every string, scalar starts
-  std::uint32_t* special;  // closing-quote positions of strings holding a backslash or DEL (0x7f)
+  std::uint32_t* special;  // closing-quote positions of strings holding a backslash or DEL (0x7f), see below
   const char* fail;        // set to the first byte no value may reach (control byte in a string, invalid UTF-8)
 };
+
+// A special entry is the closing quote's position, or-ed with k_special_checked when the parser must check the
+// string's escapes: it holds DEL or an escape other than \" \\ \b \f \n \r \t (\u, \/, or an invalid one). Without it,
+// every escape of the string is one of those seven, all valid and written by jq as they are.
+inline constexpr std::uint32_t k_special_checked = 0x80000000u;
 
 // Indexes `blocks` 64-byte blocks from `p` (bytes read from `p` only; `src` is where they are in the source, for
 // UTF-8 validation: the last partial block is indexed from a padded copy). Positions are `rel` + offset from p.

@@ -29,7 +29,7 @@ std::atomic<std::uintptr_t> g_spare_key_table{0};
 
 }  // namespace
 
-void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
+void parser::table_deleter::operator()(std::uint64_t* p) const noexcept {
   std::uintptr_t none = 0;
   if (!g_spare_key_table.compare_exchange_strong(none, reinterpret_cast<std::uintptr_t>(p) | (huge ? 1 : 0)))
     simd::unmap_pages(p, mapping());
@@ -37,12 +37,12 @@ void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
 
 bool parser::ensure_key_table(std::size_t len) noexcept {
   if (key_table_) return true;
-  std::uint32_t* t;
+  std::uint64_t* t;
   table_deleter kind;
   if (const std::uintptr_t spare = g_spare_key_table.exchange(0); spare != 0) {
-    t = reinterpret_cast<std::uint32_t*>(spare & ~std::uintptr_t{1});
+    t = reinterpret_cast<std::uint64_t*>(spare & ~std::uintptr_t{1});
     kind = table_deleter((spare & 1) != 0);
-    key_tag_ = std::max<std::uint32_t>(t[k_key_table_slots], 1);
+    key_tag_ = std::max<std::uint32_t>(static_cast<std::uint32_t>(t[k_key_table_slots]), 1);
   } else {
     // The table is written at random, and fresh 4 KiB pages cost 5-17 µs each at their first write on the VMs we
     // measure (still about 4 µs after MADV_POPULATE_WRITE): a 64 KB file touched 29 of its pages, twitter.json 36.
@@ -50,12 +50,12 @@ bool parser::ensure_key_table(std::size_t len) noexcept {
     // pages are populated in one call.
     kind = table_deleter(len >= simd::k_large_input);
     void* mem = kind.huge ? simd::map_huge_pages(kind.mapping()) : simd::map_pages(kind.mapping());
-    t = static_cast<std::uint32_t*>(mem);
+    t = static_cast<std::uint64_t*>(mem);
     if (t == nullptr) return false;
     if (!kind.huge) simd::prefault_write(t, k_key_table_bytes);
   }
-  key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(t, kind);
-  if (kind.huge) index_.lend_arrays(t + k_key_table_arrays_at / sizeof(std::uint32_t));
+  key_table_ = std::unique_ptr<std::uint64_t[], table_deleter>(t, kind);
+  if (kind.huge) index_.lend_arrays(reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(t) + k_key_table_arrays_at));
   return true;
 }
 

@@ -208,6 +208,24 @@ struct ends_scalar_table {
 };
 inline constexpr ends_scalar_table k_ends_scalar{};
 
+// The kind of value a token starts, for the two-stage walk's dispatch: a table load and one jump (a switch on the
+// byte compiled to two range checks before its jump table). Values 0-7, all of them cases of that switch.
+enum value_start : std::uint8_t { vs_invalid, vs_object, vs_array, vs_string, vs_true, vs_false, vs_null, vs_number };
+struct value_start_table {
+  std::uint8_t c[256];
+  constexpr value_start_table() : c{} {
+    c[static_cast<unsigned char>('{')] = vs_object;
+    c[static_cast<unsigned char>('[')] = vs_array;
+    c[static_cast<unsigned char>('"')] = vs_string;
+    c[static_cast<unsigned char>('t')] = vs_true;
+    c[static_cast<unsigned char>('f')] = vs_false;
+    c[static_cast<unsigned char>('n')] = vs_null;
+    c[static_cast<unsigned char>('-')] = vs_number;
+    for (char d = '0'; d <= '9'; ++d) c[static_cast<unsigned char>(d)] = vs_number;
+  }
+};
+inline constexpr value_start_table k_value_start{};
+
 // Scans a string body from p (the byte after the opening quote) to its closing quote, validating escapes and
 // UTF-8. On success p points at the closing quote. Returns ok or the error, with p at the offending byte.
 template <class K>
@@ -664,9 +682,9 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
 value:
   // p is at the token where a value must start.
   JVIEW_ROOM();
-  switch (*p) {
-    case '{':
-    case '[': {
+  switch (k_value_start.c[static_cast<unsigned char>(*p)] & 7) {  // (& 7: no range check before the jump)
+    case vs_object:
+    case vs_array: {
       if (depth >= max_depth) [[unlikely]]
         goto give_up;
       if (cur != document::npos) stack_.push_back(frame{cur, count});
@@ -686,7 +704,7 @@ value:
       if (*p == ']') goto close;
       goto value;
     }
-    case '"': {
+    case vs_string: {
       JVIEW_NEXT(q);  // the closing quote
       std::uint8_t flags = 0;
       if (tp[-1] == (*sp & ~simd::k_special_checked)) [[unlikely]] {  // holds a backslash or DEL
@@ -697,25 +715,25 @@ value:
       ++n;
       goto after_value;
     }
-    case 't':
+    case vs_true:
       if (end - p < 5 || load4(p) != load4("true") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
         goto give_up;
       put_node(nodes + n, kind::true_, 0, offset_in(p, base), 4, n + 1);
       ++n;
       goto after_value;
-    case 'f':
+    case vs_false:
       if (end - p < 6 || load4(p + 1) != load4("alse") || !k_ends_scalar.yes[static_cast<unsigned char>(p[5])])
         goto give_up;
       put_node(nodes + n, kind::false_, 0, offset_in(p, base), 5, n + 1);
       ++n;
       goto after_value;
-    case 'n':
+    case vs_null:
       if (end - p < 5 || load4(p) != load4("null") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
         goto give_up;
       put_node(nodes + n, kind::null_, 0, offset_in(p, base), 4, n + 1);
       ++n;
       goto after_value;
-    case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+    case vs_number: {
       const char* s = p;
       std::uint8_t flags = node_flag::integer;
       if (*p == '-') {
@@ -743,7 +761,7 @@ value:
       ++n;
       goto after_value;
     }
-    default:
+    case vs_invalid:
       goto give_up;
   }
 
@@ -778,6 +796,16 @@ key_string:
 
 after_value:
   ++count;
+  if (te - tp >= 2) [[likely]] {  // a comma and the next token in one step
+    if (bb[tp[0]] == ',') {
+      p = bb + tp[1];
+      tp += 2;
+      if (!in_object) goto value;
+      if (*p == '"') [[likely]]
+        goto key_string;
+      goto give_up;
+    }
+  }
   JVIEW_NEXT(p);
   if (in_object) {
     if (*p == ',') {

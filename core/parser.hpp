@@ -55,7 +55,10 @@ class parser {
 
   // The bytes after the last value's end may have changed (a stream buffer refilled or moved): the two-stage
   // path must not reuse what it indexed there.
-  void invalidate_index() noexcept { index_.invalidate(); }
+  void invalidate_index() noexcept {
+    index_.invalidate();
+    one_pass_end_ = nullptr;
+  }
   // Values parsed by the two-stage path so far (tests check that it ran).
   std::uint64_t two_stage_values() const noexcept { return two_stage_values_; }
 
@@ -142,6 +145,9 @@ class parser {
   }
   const simd::stage1_kernel* stage1_;  // nullptr: no two-stage path
   simd::structural_index index_;
+  // The end of an input whose long strings the one-pass parser reads faster (structural_index::one_pass_better):
+  // its values skip the two-stage path until the bytes change.
+  const char* one_pass_end_ = nullptr;
   std::uint64_t two_stage_values_ = 0;
 };
 

@@ -58,10 +58,16 @@ constinit std::atomic<int> g_cpu{0};
 // tuning), and below AVX-512 the parser is one-pass. NEON (AArch64) is chosen without a measurement (no ARM machine
 // here): stage 1 there is the design of simdjson's arm64 kernel, which beats one-pass parsers on ARM servers.
 // The portable kernel is the differential tests' reference only.
+// The AVX2 kernel reads every byte of a long ASCII string, where the one-pass parser's string scanner runs 16 bytes
+// a step; inputs made of strings of about 100-300 bytes parse faster one-pass on AVX2 (generated arrays of objects
+// with one such string: 1.06-1.12x at 96-256 bytes, with 23-64% of their blocks inside long strings; gsoc-2018.json
+// 70%, 1.18x). From this share on, an input goes one-pass (structural_index::one_pass_better); the next most in the
+// corpus is 26% (twitterescaped.json), which the two-stage parse wins.
+constexpr unsigned k_avx2_one_pass_share = 30;
 constexpr stage1_kernel k_stage1_kernels[] = {
 #if JVIEW_X86_KERNELS
     {"avx512", &detail::stage1_avx512},
-    {"avx2", &detail::stage1_avx2},
+    {"avx2", &detail::stage1_avx2, k_avx2_one_pass_share},
     {"sse2", &detail::stage1_sse2},
 #elif JVIEW_NEON_KERNELS
     {"neon", &detail::stage1_neon},

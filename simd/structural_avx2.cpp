@@ -114,11 +114,25 @@ JVIEW_KERNEL_INLINE std::uint64_t simple_escapes_avx2(const unsigned char* p) {
   return join(m0, m1);
 }
 
+// Quotes, backslashes, control bytes, DEL and non-ASCII bytes (signed: 0x20 > v below 0x20 and from 0x80 up).
+JVIEW_KERNEL_INLINE __m256i not_plain_v(__m256i v) {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
+                         _mm256_or_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7f))));
+}
+// None of those in the block.
+JVIEW_KERNEL_INLINE bool plain_avx2(const unsigned char* p) {
+  const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const __m256i any = _mm256_or_si256(not_plain_v(v0), not_plain_v(v1));
+  return _mm256_testz_si256(any, any) != 0;
+}
+
 // UTF-8 by runs of non-ASCII blocks (stage1.inl), not per block (a fused per-block check as in
 // structural_avx512.cpp measured no faster here, twitter.json included).
 struct avx2_stage1 : stage1_runs_utf8 {
   JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) { return classify_avx2(p); }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) { return simple_escapes_avx2(p); }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) { return plain_avx2(p); }
   JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
     return flatten_avx2(bits, rel, out);
   }

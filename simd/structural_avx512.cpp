@@ -103,6 +103,13 @@ JVIEW_KERNEL_INLINE std::uint64_t simple_escapes_avx512(const unsigned char* p) 
   return m;
 }
 
+// No quote, backslash, control byte, DEL or non-ASCII byte in the block (signed: below 0x20 takes 0x80 and up).
+JVIEW_KERNEL_INLINE bool plain_avx512(const unsigned char* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  return (_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')) |
+          _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(0x20)) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x7f))) == 0;
+}
+
 struct avx512_stage1 {
   static constexpr bool fused_utf8 = true;
   JVIEW_KERNEL_INLINE static bool utf8_block_ok(const unsigned char* p, const char* src, const char* begin) {
@@ -110,6 +117,7 @@ struct avx512_stage1 {
   }
   JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) { return classify_avx512(p); }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) { return simple_escapes_avx512(p); }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) { return plain_avx512(p); }
   JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
     return flatten_avx512(bits, rel, out);
   }

@@ -73,6 +73,16 @@ struct neon_stage1 : stage1_runs_utf8, scalar_flatten {
     }
     return r;
   }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) {
+    uint8x16_t any = vdupq_n_u8(0);
+    for (int k = 0; k < 4; ++k) {
+      const uint8x16_t v = vld1q_u8(p + 16 * k);
+      // Unsigned, after subtracting 0x20: below 0x20 wraps to the top; so do DEL (0x5f) and non-ASCII (from 0x60).
+      any = vorrq_u8(any, vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('"')), vceqq_u8(v, vdupq_n_u8('\\'))),
+                                   vcgeq_u8(vsubq_u8(v, vdupq_n_u8(0x20)), vdupq_n_u8(0x5f))));
+    }
+    return vmaxvq_u8(any) == 0;
+  }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) {
     uint8x16_t m[4];
     for (int k = 0; k < 4; ++k) {

@@ -65,6 +65,11 @@ struct portable_stage1 : stage1_runs_utf8, scalar_flatten {
     }
     return r;
   }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) {
+    unsigned any = 0;
+    for (int i = 0; i < 64; ++i) any |= k_classes.c[p[i]];
+    return (any & (k_c_quote | k_c_bslash | k_c_ctrl | k_c_high | k_c_del)) == 0;
+  }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) {
     std::uint64_t r = 0;
     for (int i = 0; i < 64; ++i)

@@ -44,6 +44,16 @@ struct sse2_stage1 : stage1_runs_utf8, scalar_flatten {
     }
     return r;
   }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) {
+    __m128i any = _mm_setzero_si128();
+    for (int k = 0; k < 4; ++k) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+      // Signed: bytes below 0x20 and from 0x80 up.
+      any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                           _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)))));
+    }
+    return _mm_movemask_epi8(any) == 0;
+  }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) {
     std::uint64_t r = 0;
     for (int k = 0; k < 4; ++k) {

@@ -4,6 +4,7 @@
 // A kernel is a struct K with static members, each run on one 64-byte block (bit i of a mask = byte i):
 //   block_bits classify(const unsigned char* p)     the byte classes below
 //   std::uint64_t simple_escapes(const unsigned char* p)  bytes among " \ b f n r t (asked for blocks with a backslash)
+//   bool plain(const unsigned char* p)              no quote, backslash, control byte, DEL or non-ASCII byte
 //   std::uint32_t* flatten(bits, rel, out)           appends rel + the index of each set bit, lowest first; may write
 //                                                     64 entries past them (scalar_flatten below, or a vector one)
 //   bool fused_utf8 (constexpr), and when true utf8_block_ok(p, src, begin): UTF-8 checked block by block
@@ -51,6 +52,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
   std::uint64_t esc_carry = st.escaped, in_string = st.in_string, scalar_carry = st.scalar, pending = st.special;
   const char* utf8_from = st.utf8_from;
   std::uint64_t prev_high = st.prev_high;
+  std::size_t string_blocks = st.string_blocks;
   std::uint32_t* pos = out.pos;
   std::uint32_t* special_out = out.special;
   bool ok = true;
@@ -69,7 +71,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
     const std::uint64_t scalar = ~(c.op | c.ws | strings);
     const std::uint64_t scalar_start = scalar & ~((scalar << 1) | scalar_carry);
     scalar_carry = scalar >> 63;
-    pos = K::flatten(op | quote | scalar_start, rel, pos);
+    const std::uint64_t tokens = op | quote | scalar_start;
+    pos = K::flatten(tokens, rel, pos);
     // Strings holding a backslash or DEL: the position of their closing quote, flagged k_special_checked when the
     // string holds DEL or an escape other than \" \\ \b \f \n \r \t (the parser checks those).
     // pending: bit 0, the string open at the block's end holds a backslash or DEL; bit 1, a checked byte.
@@ -110,21 +113,35 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
         }
       }
       prev_high = c.high;
-      continue;
-    }
-    // UTF-8: runs of blocks holding non-ASCII bytes are validated when an all-ASCII block ends them (a run then
-    // ends at a character boundary, or is invalid), or by the caller at the end of the input or of a value.
-    if (c.high != 0) {
-      if (utf8_from == nullptr) utf8_from = src;
-    } else if (utf8_from != nullptr) [[unlikely]] {
-      const std::size_t n = static_cast<std::size_t>(src - utf8_from);
-      const std::size_t bad = st.validate(utf8_from, n);
-      if (bad != n) {
-        out.fail = utf8_from + bad;
-        ok = false;
-        break;
+    } else {
+      // UTF-8: runs of blocks holding non-ASCII bytes are validated when an all-ASCII block ends them (a run then
+      // ends at a character boundary, or is invalid), or by the caller at the end of the input or of a value.
+      if (c.high != 0) {
+        if (utf8_from == nullptr) utf8_from = src;
+      } else if (utf8_from != nullptr) [[unlikely]] {
+        const std::size_t n = static_cast<std::size_t>(src - utf8_from);
+        const std::size_t bad = st.validate(utf8_from, n);
+        if (bad != n) {
+          out.fail = utf8_from + bad;
+          ok = false;
+          break;
+        }
+        utf8_from = nullptr;
       }
-      utf8_from = nullptr;
+    }
+    // A block wholly inside a string (no token) that began before it: the plain blocks after it (no quote,
+    // backslash, control byte, DEL or non-ASCII byte) add no token and change no state, so one test each skips
+    // them (most of a long ASCII string). Tried on every block inside a string, the failed tests cost more.
+    if (tokens == 0 && in_string != 0 && (c.high | esc_carry) == 0 && utf8_from == nullptr) [[unlikely]] {
+      std::size_t n = 1;
+      while (b + 1 < blocks && K::plain(p + 64)) {
+        ++b;
+        ++n;
+        p += 64;
+        src += 64;
+        rel += 64;
+      }
+      string_blocks += n;
     }
   }
   st.escaped = esc_carry;
@@ -133,6 +150,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
   st.special = pending;
   st.utf8_from = utf8_from;
   st.prev_high = prev_high;
+  st.string_blocks = string_blocks;
   out.pos = pos;
   out.special = special_out;
   return ok;

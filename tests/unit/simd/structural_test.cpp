@@ -209,6 +209,19 @@ TEST_CASE("stage 1: batch boundaries (strings, escapes and scalars across them)"
   check_all_kernels(random_text(g, 3 * batch + 17, false));
 }
 
+TEST_CASE("stage 1: long strings (their plain blocks skipped) with an escape, quote, control byte, DEL or UTF-8 inside") {
+  test::rng g(11);
+  static const char* inserts[] = {"\\n", "\\\"", "\\u0041", "\\\\", "\x01", "\x7f", "\xc3\xa9", "\\"};
+  for (int round = 0; round < 600; ++round) {
+    std::string body(64 + g.below(round % 20 == 0 ? 40000 : 3000), 'a');
+    for (std::size_t i = 0; i < body.size(); i += 1 + g.below(50)) body[i] = static_cast<char>('a' + g.below(26));
+    const int n = static_cast<int>(g.below(4));
+    for (int k = 0; k < n; ++k) body.insert(g.below(static_cast<std::uint32_t>(body.size())), inserts[g.below(8)]);
+    std::string s = std::string(g.below(130), ' ') + "[\"" + body + "\", 1, \"" + body.substr(0, g.below(300)) + "\"]";
+    check_all_kernels(s);
+  }
+}
+
 TEST_CASE("stage 1: UTF-8 is validated: no token at or after the first invalid sequence survives") {
   test::rng g(8);
   static const char* pieces[] = {"\"", "\"", "\\", "{", "}", "[", "]", ",", ":", " ", "a", "1", "\xc3\xa9",

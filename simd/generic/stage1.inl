@@ -47,8 +47,11 @@ struct scalar_flatten {
 };
 
 template <class K>
-JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
+JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0, std::size_t blocks, std::uint32_t rel,
                                        stage1_state& st, stage1_out& out) noexcept {
+  // The block's place in the source, where needed (one register less in the loop: GCC spilled its counters).
+  const unsigned char* const p0 = p;
+  const auto source = [&p, p0, src0]() { return src0 + (p - p0); };
   std::uint64_t esc_carry = st.escaped, in_string = st.in_string, scalar_carry = st.scalar, pending = st.special;
   const char* utf8_from = st.utf8_from;
   std::uint64_t prev_high = st.prev_high;
@@ -56,7 +59,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
   std::uint32_t* pos = out.pos;
   std::uint32_t* special_out = out.special;
   bool ok = true;
-  for (std::size_t b = 0; b < blocks; ++b, p += 64, src += 64, rel += 64) {
+  for (std::size_t b = 0; b < blocks; ++b, p += 64, rel += 64) {
     const block_bits c = K::classify(p);
     std::uint64_t quote = c.quote, escaped = 0;
     if ((c.bslash | esc_carry) != 0) [[unlikely]] {
@@ -97,7 +100,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
     // A control byte inside a string is an error: no value may reach it.
     if ((c.ctrl & in_str) != 0) [[unlikely]] {
       // (Non-ASCII bytes before it are not validated now: the failure moves back to where they start.)
-      out.fail = utf8_from != nullptr ? utf8_from : c.high != 0 ? src : src + std::countr_zero(c.ctrl & in_str);
+      out.fail = utf8_from != nullptr ? utf8_from : source() + (c.high != 0 ? 0 : std::countr_zero(c.ctrl & in_str));
       ok = false;
       break;
     }
@@ -106,6 +109,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
       // block after them (a sequence cut off at the end of a block). An error may come from a lead byte up to three
       // bytes back: no value may reach back there.
       if ((c.high | prev_high) != 0) [[unlikely]] {
+        const char* const src = source();
         if (!K::utf8_block_ok(p, src, st.begin)) {
           out.fail = src == st.begin ? src : src - 3;
           ok = false;
@@ -117,9 +121,9 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
       // UTF-8: runs of blocks holding non-ASCII bytes are validated when an all-ASCII block ends them (a run then
       // ends at a character boundary, or is invalid), or by the caller at the end of the input or of a value.
       if (c.high != 0) {
-        if (utf8_from == nullptr) utf8_from = src;
+        if (utf8_from == nullptr) utf8_from = source();
       } else if (utf8_from != nullptr) [[unlikely]] {
-        const std::size_t n = static_cast<std::size_t>(src - utf8_from);
+        const std::size_t n = static_cast<std::size_t>(source() - utf8_from);
         const std::size_t bad = st.validate(utf8_from, n);
         if (bad != n) {
           out.fail = utf8_from + bad;
@@ -138,7 +142,6 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
         ++b;
         ++n;
         p += 64;
-        src += 64;
         rel += 64;
       }
       string_blocks += n;

@@ -205,8 +205,9 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     }                                        \
     (x) = bb + *tp++;                        \
   } while (0)
-#define JVIEW_ROOM()                                                                                     \
-  if (n >= cap) [[unlikely]] {                                                                           \
+// Room for `k` more nodes (a key checks for itself and its value's first node).
+#define JVIEW_ROOM(k)                                                                                    \
+  while (n + (k) > cap) [[unlikely]] {                                                                   \
     nodes = doc.grow(n, static_cast<std::size_t>(p - base), total);                                      \
     if (nodes == nullptr) goto give_up;                                                                  \
     cap = doc.capacity();                                                                                \
@@ -227,7 +228,8 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
 
 value:
   // p is at the token where a value must start.
-  JVIEW_ROOM();
+  JVIEW_ROOM(1);
+value_after_key:  // (room checked by the key)
   switch (k_value_start.c[static_cast<unsigned char>(*p)] & 7) {  // (& 7: no range check before the jump)
     case vs_object:
     case vs_array: {
@@ -313,7 +315,7 @@ value:
 
 key_string:
   // p is at the opening quote of a key.
-  JVIEW_ROOM();
+  JVIEW_ROOM(2);
   JVIEW_NEXT(q);
   {
     const char* const s = p + 1;
@@ -332,13 +334,13 @@ key_string:
       goto give_up;
     p = bb + tp[1];
     tp += 2;
-    goto value;
+    goto value_after_key;
   }
   JVIEW_NEXT(p);
   if (*p != ':') [[unlikely]]
     goto give_up;
   JVIEW_NEXT(p);
-  goto value;
+  goto value_after_key;
 
 after_value:
   ++count;

@@ -103,15 +103,18 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx2(std::uint64_t bits, std::uint32_
 }
 
 // Bytes among " \ b f n r t (escapes the parser need not check).
+JVIEW_KERNEL_INLINE __m256i simple_escapes_v(__m256i v) {
+  const __m256i lo = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(k_simple_escape_lo)));
+  const __m256i hi = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(k_simple_escape_hi)));
+  const __m256i nibble = _mm256_set1_epi8(0x0f);
+  const __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(v, nibble)),
+                                        _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
+  return _mm256_cmpeq_epi8(bits, _mm256_setzero_si256());  // (the bytes that are not)
+}
 JVIEW_KERNEL_INLINE std::uint64_t simple_escapes_avx2(const unsigned char* p) {
   const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
-  __m256i m0 = _mm256_cmpeq_epi8(v0, _mm256_set1_epi8('"')), m1 = _mm256_cmpeq_epi8(v1, _mm256_set1_epi8('"'));
-  for (const char e : {'\\', 'b', 'f', 'n', 'r', 't'}) {
-    m0 = _mm256_or_si256(m0, _mm256_cmpeq_epi8(v0, _mm256_set1_epi8(e)));
-    m1 = _mm256_or_si256(m1, _mm256_cmpeq_epi8(v1, _mm256_set1_epi8(e)));
-  }
-  return join(m0, m1);
+  return ~join(simple_escapes_v(v0), simple_escapes_v(v1));
 }
 
 // Quotes, backslashes, control bytes, DEL and non-ASCII bytes (signed: 0x20 > v below 0x20 and from 0x80 up).

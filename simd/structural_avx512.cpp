@@ -98,9 +98,10 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx512(std::uint64_t bits, std::uint3
 // Bytes among " \ b f n r t (escapes the parser need not check).
 JVIEW_KERNEL_INLINE std::uint64_t simple_escapes_avx512(const unsigned char* p) {
   const __m512i v = _mm512_loadu_si512(p);
-  std::uint64_t m = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
-  for (const char e : {'\\', 'b', 'f', 'n', 'r', 't'}) m |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(e));
-  return m;
+  const __m512i nibble = _mm512_set1_epi8(0x0f);
+  const __m512i lo = _mm512_shuffle_epi8(table16(k_simple_escape_lo), _mm512_and_si512(v, nibble));
+  const __m512i hi = _mm512_shuffle_epi8(table16(k_simple_escape_hi), _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+  return _mm512_test_epi8_mask(lo, hi);
 }
 
 // No quote, backslash, control byte, DEL or non-ASCII byte in the block (signed: below 0x20 takes 0x80 and up).

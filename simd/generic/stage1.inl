@@ -18,6 +18,13 @@ struct block_bits {
   std::uint64_t quote, bslash, op, ws, ctrl, high, del;
 };
 
+// The escapes the parser need not check, " \ b f n r t, by two nibble lookups (for kernels with a byte shuffle): a
+// byte is one of them when lo[byte & 15] & hi[byte >> 4] is not 0 (a bit per character: " \ b f n r t).
+alignas(16) inline constexpr unsigned char k_simple_escape_lo[16] = {0, 0, 0x01 | 0x04 | 0x20, 0, 0x40, 0, 0x08, 0,
+                                                                     0, 0, 0, 0, 0x02, 0, 0x10, 0};
+alignas(16) inline constexpr unsigned char k_simple_escape_hi[16] = {0, 0, 0x01, 0, 0, 0x02, 0x04 | 0x08 | 0x10, 0x20 | 0x40,
+                                                                     0, 0, 0, 0, 0, 0, 0, 0};
+
 // Defaults of a kernel that checks UTF-8 by runs of non-ASCII blocks (validated with the UTF-8 kernel when an
 // all-ASCII block ends them, or by the caller at the end of the input or of a value).
 struct stage1_runs_utf8 {
@@ -133,10 +140,12 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
         utf8_from = nullptr;
       }
     }
-    // A block wholly inside a string (no token) that began before it: the plain blocks after it (no quote,
-    // backslash, control byte, DEL or non-ASCII byte) add no token and change no state, so one test each skips
-    // them (most of a long ASCII string). Tried on every block inside a string, the failed tests cost more.
-    if (tokens == 0 && in_string != 0 && (c.high | esc_carry) == 0 && utf8_from == nullptr) [[unlikely]] {
+    // A block wholly inside a string (no token, escape or non-ASCII byte) that began before it: the plain blocks
+    // after it (no quote, backslash, control byte, DEL or non-ASCII byte) add no token and change no state, so one
+    // test each skips them (most of a long ASCII string). Tried on every block inside a string, the failed tests
+    // cost more.
+    // (One test of the or-ed masks: as separate tests, their branches mispredicted on text of long non-ASCII strings.)
+    if ((tokens | ~in_string | c.high | c.bslash | esc_carry) == 0 && utf8_from == nullptr) [[unlikely]] {
       std::size_t n = 1;
       while (b + 1 < blocks && K::plain(p + 64)) {
         ++b;

@@ -52,9 +52,9 @@ constinit std::atomic<int> g_cpu{0};
 // Stage-1 kernels of the parser's fast path (simd/structural.hpp), best first; the AVX-512 one also needs
 // VBMI2 and PCLMULQDQ (see k_cpu_stage1_avx512). k_stage1_pays: whether the kernel is chosen at all, i.e. whether the
 // two-stage parse with it beats the one-pass parser over the corpus (tests/benchmarks/RESULTS.md, "Issue 24, second
-// round"). AVX-512 wins or ties on every file. AVX2 (measured by forcing it on the EPYC) wins on 26 of 29 files
-// (geometric mean 0.81x), ties on amazon_cellphones.ndjson and twitter_api_compact_response.json, and sends inputs
-// of long strings one-pass (below). SSE2 loses everywhere: it stays for the tests. NEON (AArch64) is chosen without a
+// round"). AVX-512 wins or ties on every file. AVX2 (measured by forcing it on the EPYC): 0.63-0.97x the one-pass
+// parser's time on 25 of 29 files (geometric mean 0.84x), ties within the noise on the small truenull.json and
+// che-1.geo.json and on amazon_cellphones.ndjson, and sends inputs of long strings one-pass (below; gsoc-2018). SSE2 loses everywhere: it stays for the tests. NEON (AArch64) is chosen without a
 // measurement (no ARM machine here): stage 1 there is the design of simdjson's arm64 kernel, which beats one-pass
 // parsers on ARM servers. The portable kernel is the differential tests' reference only.
 // The AVX2 kernel reads every byte of a long ASCII string, where the one-pass parser's string scanner runs 16 bytes

@@ -1,8 +1,11 @@
 // core/parser.cpp: the one-pass validating parser. A goto state machine over an explicit stack: the open container
 // lives in locals (`cur`, `count`) and only its two fields are pushed when a child container opens (a frame built
 // and copied as a whole is reloaded by wider loads than its stores and stalls store forwarding).
-// Instantiated once per string scanner (portable, SSE2/NEON); the choice is made once per value.
+// Instantiated once per string scanner (portable, SSE2/NEON); the choice is made once per value. The two-stage path,
+// tried first where a stage-1 kernel is chosen, is core/parser_two_stage.cpp.
 #include "core/parser.hpp"
+
+#include "core/parser_detail.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +23,10 @@
 
 namespace jview {
 
+using parse_detail::canonical_escape;
+using parse_detail::confirm_duplicate_keys;
+using parse_detail::is_digit;
+
 namespace {
 
 // One spare key table per process: parsers come and go (one per file under `--check *.json`), and the next one
@@ -29,7 +36,7 @@ std::atomic<std::uintptr_t> g_spare_key_table{0};
 
 }  // namespace
 
-void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
+void parser::table_deleter::operator()(std::uint64_t* p) const noexcept {
   std::uintptr_t none = 0;
   if (!g_spare_key_table.compare_exchange_strong(none, reinterpret_cast<std::uintptr_t>(p) | (huge ? 1 : 0)))
     simd::unmap_pages(p, mapping());
@@ -37,12 +44,12 @@ void parser::table_deleter::operator()(std::uint32_t* p) const noexcept {
 
 bool parser::ensure_key_table(std::size_t len) noexcept {
   if (key_table_) return true;
-  std::uint32_t* t;
+  std::uint64_t* t;
   table_deleter kind;
   if (const std::uintptr_t spare = g_spare_key_table.exchange(0); spare != 0) {
-    t = reinterpret_cast<std::uint32_t*>(spare & ~std::uintptr_t{1});
+    t = reinterpret_cast<std::uint64_t*>(spare & ~std::uintptr_t{1});
     kind = table_deleter((spare & 1) != 0);
-    key_tag_ = std::max<std::uint32_t>(t[k_key_table_slots], 1);
+    key_tag_ = std::max<std::uint32_t>(static_cast<std::uint32_t>(t[k_key_table_slots]), 1);
   } else {
     // The table is written at random, and fresh 4 KiB pages cost 5-17 µs each at their first write on the VMs we
     // measure (still about 4 µs after MADV_POPULATE_WRITE): a 64 KB file touched 29 of its pages, twitter.json 36.
@@ -50,12 +57,12 @@ bool parser::ensure_key_table(std::size_t len) noexcept {
     // pages are populated in one call.
     kind = table_deleter(len >= simd::k_large_input);
     void* mem = kind.huge ? simd::map_huge_pages(kind.mapping()) : simd::map_pages(kind.mapping());
-    t = static_cast<std::uint32_t*>(mem);
+    t = static_cast<std::uint64_t*>(mem);
     if (t == nullptr) return false;
     if (!kind.huge) simd::prefault_write(t, k_key_table_bytes);
   }
-  key_table_ = std::unique_ptr<std::uint32_t[], table_deleter>(t, kind);
-  if (kind.huge) index_.lend_arrays(t + k_key_table_arrays_at / sizeof(std::uint32_t));
+  key_table_ = std::unique_ptr<std::uint64_t[], table_deleter>(t, kind);
+  if (kind.huge) index_.lend_arrays(reinterpret_cast<std::uint32_t*>(reinterpret_cast<char*>(t) + k_key_table_arrays_at));
   return true;
 }
 
@@ -81,126 +88,10 @@ struct vector_kernels {
 };
 #endif
 
-[[gnu::always_inline]] inline bool is_digit(char c) noexcept { return static_cast<unsigned char>(c - '0') < 10; }
-
 // Bytes that may not directly follow a top-level number or literal (they would continue the token).
 [[gnu::always_inline]] inline bool continues_token(char c) noexcept {
   return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '.' || c == '+' || c == '-';
 }
-
-// The first non-digit at or after p (or end): eight bytes at a time, so a long run of digits costs no branch per
-// digit (a byte is a digit when its high nibble is 3 both before and after adding 6; a carry out of a non-digit
-// byte only disturbs the bytes after it).
-[[gnu::always_inline]] inline const char* skip_digits(const char* p, const char* end) noexcept {
-  constexpr std::uint64_t k_high = 0xf0f0f0f0f0f0f0f0ull, k_three = 0x3030303030303030ull;
-  while (end - p >= 8) {
-    std::uint64_t x;
-    std::memcpy(&x, p, 8);
-    const std::uint64_t bad = ((x & k_high) ^ k_three) | (((x + 0x0606060606060606ull) & k_high) ^ k_three);
-    if (bad != 0) return p + (std::countr_zero(bad) >> 3);
-    p += 8;
-  }
-  while (p < end && is_digit(*p)) ++p;
-  return p;
-}
-
-// True when jq writes the (valid) escape at p exactly as it is: \" \\ \b \f \n \r \t, and \u00xx in lowercase for
-// the control characters without a short form and for DEL (jq's "\\u%04x").
-[[gnu::always_inline]] inline bool canonical_escape(const char* p) noexcept {
-  switch (p[1]) {
-    case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
-      return true;
-    case 'u': {
-      if (p[2] != '0' || p[3] != '0') return false;
-      const char h = p[4], l = p[5];
-      if (!((l >= '0' && l <= '9') || (l >= 'a' && l <= 'f'))) return false;
-      if (h == '0') return l != '8' && l != '9' && l != 'a' && l != 'c' && l != 'd';  // \b \t \n \f \r
-      return h == '1' || (h == '7' && l == 'f');
-    }
-    default:
-      return false;
-  }
-}
-
-// The escapes of a string body [p, q) that stage 1 bounded and found to hold a backslash or DEL (its UTF-8 and
-// control bytes are already checked): true when every escape is one scan_string accepts (no replacement mode);
-// `recoded` tells whether jq writes the string otherwise (node_flag::recoded).
-// Cheaper than scan_string there: no byte classes, no second UTF-8 pass (twitter.json: 312 of its 18,099 strings).
-[[gnu::always_inline]] inline bool escapes_valid(const char* p, const char* q, bool& recoded) noexcept {
-  recoded = std::memchr(p, 0x7f, static_cast<std::size_t>(q - p)) != nullptr;
-  for (;;) {
-    if (p == q || *p != '\\') {  // escapes often come in runs (\u30b9\u30d4): look before searching
-      p = static_cast<const char*>(std::memchr(p, '\\', static_cast<std::size_t>(q - p)));
-      if (p == nullptr) return true;
-    }
-    if (q - p < 2) return false;
-    switch (p[1]) {
-      case '/':
-        recoded = true;
-        [[fallthrough]];
-      case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
-        p += 2;
-        continue;
-      case 'u': {
-        std::uint32_t cp;
-        if (!utf8::read_hex4(p + 2, q, cp)) return false;
-        recoded |= !canonical_escape(p);
-        p += 6;
-        if (cp >= 0xd800 && cp <= 0xdbff) {
-          std::uint32_t lo;
-          if (q - p >= 6 && p[0] == '\\' && p[1] == 'u' && utf8::read_hex4(p + 2, q, lo) && lo >= 0xdc00 &&
-              lo <= 0xdfff) {
-            p += 6;
-            continue;
-          }
-          return false;
-        }
-        if (cp >= 0xdc00 && cp <= 0xdfff) return false;
-        continue;
-      }
-      default:
-        return false;
-    }
-  }
-}
-
-// The flags of a string body [p, q) that stage 1 found to hold a backslash or DEL; false when an escape is invalid.
-[[gnu::always_inline]] inline bool special_string_flags(const char* p, const char* q, std::uint8_t& flags) noexcept {
-  bool recoded;
-  if (!escapes_valid(p, q, recoded)) return false;
-  flags = recoded ? static_cast<std::uint8_t>(node_flag::escapes | node_flag::recoded) : node_flag::escapes;
-  return true;
-}
-
-// Four bytes as one integer: a literal is checked with one compare.
-[[gnu::always_inline]] inline std::uint32_t load4(const char* p) noexcept {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
-// Writes a node as two 8-byte stores (GCC builds the 16 bytes field by field otherwise: 12 instructions per node).
-[[gnu::always_inline]] inline void put_node(node* at, kind k, std::uint8_t flags, std::uint32_t offset,
-                                           std::uint32_t len, std::uint32_t next) noexcept {
-  if constexpr (std::endian::native == std::endian::little) {
-    const std::uint64_t a = static_cast<std::uint64_t>(k) | static_cast<std::uint64_t>(flags) << 8 |
-                            static_cast<std::uint64_t>(offset) << 32;
-    const std::uint64_t b = static_cast<std::uint64_t>(len) | static_cast<std::uint64_t>(next) << 32;
-    std::memcpy(reinterpret_cast<char*>(at), &a, 8);
-    std::memcpy(reinterpret_cast<char*>(at) + 8, &b, 8);
-  } else {
-    *at = node{k, flags, 0, offset, len, next};
-  }
-}
-
-// Bytes that may follow a number or literal inside a container: whitespace and structural characters.
-struct ends_scalar_table {
-  bool yes[256];
-  constexpr ends_scalar_table() : yes{} {
-    for (unsigned char c : {' ', '\t', '\n', '\r', ',', ':', '[', ']', '{', '}'}) yes[c] = true;
-  }
-};
-inline constexpr ends_scalar_table k_ends_scalar{};
 
 // Scans a string body from p (the byte after the opening quote) to its closing quote, validating escapes and
 // UTF-8. On success p points at the closing quote. Returns ok or the error, with p at the offending byte.
@@ -278,17 +169,15 @@ template <class K>
   }
 }
 
-// Closing an object that the key table flagged as a candidate (parser::note_key): the exact test, now that its
-// members are all there. Clears the flag when no key repeats; true when one does.
-bool confirm_duplicate_keys(document& doc, const char* base, node* nodes, std::uint32_t n, std::uint32_t cur,
-                            std::uint32_t count) {
+}  // namespace
+
+bool parse_detail::confirm_duplicate_keys(document& doc, const char* base, node* nodes, std::uint32_t n,
+                                          std::uint32_t cur, std::uint32_t count) {
   doc.set(base, n);
   if (count >= 2 && doc.object_has_duplicate_keys(cur)) return true;
   nodes[cur].flags &= static_cast<std::uint8_t>(~node_flag::duplicate_keys);
   return false;
 }
-
-}  // namespace
 
 bool parser::at_end(const char*& p, const char* end) noexcept {
   p = simd::portable_ws::skip(p, end);
@@ -312,7 +201,7 @@ parser::parser(parse_options opts)
 parse_error parser::parse(const char* begin, const char* end, document& doc, const char*& stop) {
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
   if (vector_scanners_) {
-    if (stage1_ != nullptr && parse_two_stage(begin, end, doc, stop)) return {};
+    if (stage1_ != nullptr && end != one_pass_end_ && parse_two_stage(begin, end, doc, stop)) return {};
     return parse_impl<vector_kernels>(begin, end, doc, stop);
   }
 #endif
@@ -573,259 +462,6 @@ failed:
   retire_key_tags(n);
   stop = p;
   return {err, static_cast<std::size_t>(p - begin)};
-}
-
-// The two-stage path. Stage 1 (simd/structural.hpp) lists the position of every structural character, both quotes
-// of every string and the first byte of every number or literal; this walk turns the list into the same nodes as
-// parse_impl. Strings cost one compare (their end is the next token; a side list names the few holding escapes or
-// DEL, which scan_string checks); whitespace costs nothing. A control byte in a string or invalid UTF-8 ends the
-// token list early, so the walk runs out of tokens. Whenever anything is not as it should be, the walk gives up
-// and parse_impl parses the value again, producing the exact error; the index is dropped then.
-// The index outlives the value: the next call starting at `stop` in the same buffer continues in the same batch.
-bool parser::parse_two_stage(const char* begin, const char* end, document& doc, const char*& stop) {
-#if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
-  simd::structural_index& ix = index_;
-  if (!ix.continues(begin, end)) {
-    // Tiny inputs (fromjson, a short line in a pipe) do not repay stage 1's set-up; top-level scalars need no index.
-    if (opts_.path == parse_path::automatic && end - begin < 192) return false;
-    const char* first = simd::portable_ws::skip(begin, end);
-    if (first == end || (*first != '{' && *first != '[')) return false;
-    if (!ensure_key_table(static_cast<std::size_t>(end - first))) return false;  // before start: it may lend arrays
-    if (!ix.start(stage1_, validate_, first, end)) return false;
-  }
-  const std::uint32_t* tp = ix.cursor();
-  const std::uint32_t* te = ix.pos_end();
-  const std::uint32_t* sp = ix.special_cursor();
-  const char* bb = ix.base();
-  const char* p;
-  const char* q;
-  const char* base = begin;  // the value's first byte once known (before that, a bound for refill's size check)
-  node* nodes = nullptr;
-  std::uint32_t n = 0;
-  std::uint32_t cur = document::npos;
-  std::uint32_t count = 0;
-  std::uint32_t depth = 0;
-  bool in_object = false;  // the kind of `cur`, kept in a register (read from its node only when a child closes)
-  bool duplicate_keys = false;
-  std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
-  const std::uint32_t max_depth = opts_.max_depth;
-  std::size_t cap = 0;
-  std::size_t total = 0;
-  stack_.clear();
-  auto off = [&base](const char* x) { return static_cast<std::uint32_t>(x - base); };
-  // Next batch of tokens (skipping empty ones: a long string or run of whitespace). Offsets stay 32-bit: a value
-  // reaching 4 GiB from its start gives up (parse_impl reports value_too_large).
-  const auto refill = [&]() -> bool {
-    do {
-      if (!ix.next_batch()) return false;
-      bb = ix.base();
-      tp = ix.cursor();
-      te = ix.pos_end();
-      sp = ix.special_cursor();
-      if (static_cast<std::uint64_t>(bb - base) + simd::structural_index::k_batch >= 0xfffffffeull) return false;
-    } while (tp == te);
-    return true;
-  };
-#define JVIEW_NEXT(x)                        \
-  do {                                       \
-    if (tp == te) [[unlikely]] {             \
-      if (!refill()) goto give_up;           \
-    }                                        \
-    (x) = bb + *tp++;                        \
-  } while (0)
-#define JVIEW_ROOM()                                                                                     \
-  if (n >= cap) [[unlikely]] {                                                                           \
-    nodes = doc.grow(n, static_cast<std::size_t>(p - base), total);                                      \
-    if (nodes == nullptr) goto give_up;                                                                  \
-    cap = doc.capacity();                                                                                \
-  }
-
-  if (tp == te && !refill()) goto give_up;
-  p = bb + *tp++;
-  if (*p != '{' && *p != '[') goto give_up;  // a top-level scalar after the previous value
-  base = p;
-  total = std::min<std::size_t>(static_cast<std::size_t>(end - base), 0xfffffffeu);
-  try {
-    nodes = doc.reserve(std::min<std::size_t>(total / 2 + 2, 65536), total / 16 + 256);  // as in parse_impl
-  } catch (const std::bad_alloc&) {
-    goto give_up;
-  }
-  cap = doc.capacity();
-  if (!ensure_key_table(total)) goto give_up;
-
-value:
-  // p is at the token where a value must start.
-  JVIEW_ROOM();
-  switch (*p) {
-    case '{':
-    case '[': {
-      if (depth >= max_depth) [[unlikely]]
-        goto give_up;
-      if (cur != document::npos) stack_.push_back(frame{cur, count});
-      in_object = *p == '{';
-      cur = n;
-      count = 0;
-      put_node(nodes + n, in_object ? kind::object : kind::array, 0, off(p), 0, 0);
-      ++n;
-      ++depth;
-      JVIEW_NEXT(p);
-      if (in_object) {
-        if (*p == '}') goto close;
-        if (*p == '"') [[likely]]
-          goto key_string;
-        goto give_up;
-      }
-      if (*p == ']') goto close;
-      goto value;
-    }
-    case '"': {
-      JVIEW_NEXT(q);  // the closing quote
-      std::uint8_t flags = 0;
-      if (tp[-1] == *sp) [[unlikely]] {  // holds a backslash or DEL: check the escapes like parse_impl
-        ++sp;
-        if (!special_string_flags(p + 1, q, flags)) goto give_up;
-        string_flags |= flags;
-      }
-      put_node(nodes + n, kind::string, flags, off(p + 1), static_cast<std::uint32_t>(q - p - 1), n + 1);
-      ++n;
-      goto after_value;
-    }
-    case 't':
-      if (end - p < 5 || load4(p) != load4("true") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
-        goto give_up;
-      put_node(nodes + n, kind::true_, 0, off(p), 4, n + 1);
-      ++n;
-      goto after_value;
-    case 'f':
-      if (end - p < 6 || load4(p + 1) != load4("alse") || !k_ends_scalar.yes[static_cast<unsigned char>(p[5])])
-        goto give_up;
-      put_node(nodes + n, kind::false_, 0, off(p), 5, n + 1);
-      ++n;
-      goto after_value;
-    case 'n':
-      if (end - p < 5 || load4(p) != load4("null") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
-        goto give_up;
-      put_node(nodes + n, kind::null_, 0, off(p), 4, n + 1);
-      ++n;
-      goto after_value;
-    case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
-      const char* s = p;
-      std::uint8_t flags = node_flag::integer;
-      if (*p == '-') {
-        flags |= node_flag::negative;
-        ++p;
-        if (p == end || !is_digit(*p)) goto give_up;
-      }
-      p = *p == '0' ? p + 1 : skip_digits(p + 1, end);
-      if (p < end && *p == '.') {
-        flags &= static_cast<std::uint8_t>(~node_flag::integer);
-        ++p;
-        if (p == end || !is_digit(*p)) goto give_up;
-        p = skip_digits(p + 1, end);
-      }
-      if (p < end && (*p | 0x20) == 'e') {
-        flags &= static_cast<std::uint8_t>(~node_flag::integer);
-        ++p;
-        if (p < end && (*p == '+' || *p == '-')) ++p;
-        if (p == end || !is_digit(*p)) goto give_up;
-        p = skip_digits(p + 1, end);
-      }
-      // The number must end at whitespace or a structural character (also rules out leading zeros: "01").
-      if (p == end || !k_ends_scalar.yes[static_cast<unsigned char>(*p)]) goto give_up;
-      put_node(nodes + n, kind::number, flags, off(s), static_cast<std::uint32_t>(p - s), n + 1);
-      ++n;
-      goto after_value;
-    }
-    default:
-      goto give_up;
-  }
-
-key_string:
-  // p is at the opening quote of a key.
-  JVIEW_ROOM();
-  JVIEW_NEXT(q);
-  {
-    const char* const s = p + 1;
-    std::uint8_t flags = 0;
-    if (tp[-1] == *sp) [[unlikely]] {
-      ++sp;
-      if (!special_string_flags(s, q, flags)) goto give_up;
-      string_flags |= flags;
-    }
-    const auto len = static_cast<std::uint32_t>(q - s);
-    put_node(nodes + n, kind::string, flags, off(s), len, n + 1);
-    ++n;
-    note_key(nodes[cur], cur, depth, s, len, flags);
-  }
-  if (te - tp >= 2) [[likely]] {  // the colon and the value's first token in one step
-    if (bb[tp[0]] != ':') [[unlikely]]
-      goto give_up;
-    p = bb + tp[1];
-    tp += 2;
-    goto value;
-  }
-  JVIEW_NEXT(p);
-  if (*p != ':') [[unlikely]]
-    goto give_up;
-  JVIEW_NEXT(p);
-  goto value;
-
-after_value:
-  ++count;
-  JVIEW_NEXT(p);
-  if (in_object) {
-    if (*p == ',') {
-      JVIEW_NEXT(p);
-      if (*p == '"') [[likely]]
-        goto key_string;
-      goto give_up;
-    }
-    if (*p == '}') goto close;
-    goto give_up;
-  }
-  if (*p == ',') {
-    JVIEW_NEXT(p);
-    goto value;
-  }
-  if (*p == ']') goto close;
-  goto give_up;
-
-close:
-  // p is at the closing bracket.
-  nodes[cur].len = count;
-  nodes[cur].next = n;
-  if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]]
-    duplicate_keys |= confirm_duplicate_keys(doc, base, nodes, n, cur, count);
-  --depth;
-  if (!stack_.empty()) {
-    cur = stack_.back().index;
-    count = stack_.back().count;
-    stack_.pop_back();
-    in_object = nodes[cur].k == kind::object;
-    goto after_value;
-  }
-  // The whole value: its non-ASCII bytes not yet validated by stage 1 are checked now.
-  if (!ix.validate_upto(p + 1)) goto give_up;
-  doc.set(base, n, {static_cast<std::uint32_t>(p + 1 - base), duplicate_keys, string_flags});
-  retire_key_tags(n);
-  stop = p + 1;
-  ix.save(tp, sp, stop);
-  ++two_stage_values_;
-  return true;
-
-give_up:
-#undef JVIEW_NEXT
-#undef JVIEW_ROOM
-  ix.invalidate();
-  retire_key_tags(n);
-  return false;
-#else
-  (void)begin;
-  (void)end;
-  (void)doc;
-  (void)stop;
-  return false;
-#endif
 }
 
 }  // namespace jview

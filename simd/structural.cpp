@@ -61,6 +61,7 @@ bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(con
   st_.validate = validate;
   st_.begin = begin;
   failed_ = false;
+  sampled_ = one_pass_better_ = false;
   next_ = begin;
   end_ = end;
   batch_ = k_first_batch;
@@ -103,6 +104,11 @@ bool structural_index::next_batch() {
       ok = false;
     }
     st_.utf8_from = nullptr;
+  }
+  if (!sampled_ && (indexed_bytes() >= k_sample_bytes || next_ == end_)) {
+    sampled_ = true;
+    one_pass_better_ = kernel_->one_pass_share != 0 && indexed_bytes() >= k_sample_bytes &&
+                       st_.string_blocks * 64 * 100 >= std::size_t{kernel_->one_pass_share} * indexed_bytes();
   }
   std::uint32_t* pe = out.pos;
   if (!ok) {

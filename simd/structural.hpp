@@ -21,15 +21,21 @@ struct stage1_state {
   const char* utf8_from = nullptr;  // start of the non-ASCII blocks not yet validated (nullptr: none)
   std::uint64_t prev_high = 0;      // kernels checking UTF-8 per block: the last block held non-ASCII bytes
   const char* begin = nullptr;      // where indexing began (the bytes before it are not to be read)
+  std::size_t string_blocks = 0;    // blocks wholly inside an ASCII string, without escapes, after its first block
   std::size_t (*validate)(const char*, std::size_t) noexcept = nullptr;  // the UTF-8 kernel
 };
 
 // Output cursors of one kernel call. Each array needs 64 entries of slack past what it will hold.
 struct stage1_out {
   std::uint32_t* pos;      // token positions: structural characters, both quotes of every string, scalar starts
-  std::uint32_t* special;  // closing-quote positions of strings holding a backslash or DEL (0x7f)
+  std::uint32_t* special;  // closing-quote positions of strings holding a backslash or DEL (0x7f), see below
   const char* fail;        // set to the first byte no value may reach (control byte in a string, invalid UTF-8)
 };
+
+// A special entry is the closing quote's position, or-ed with k_special_checked when the parser must check the
+// string's escapes: it holds DEL or an escape other than \" \\ \b \f \n \r \t (\u, \/, or an invalid one). Without it,
+// every escape of the string is one of those seven, all valid and written by jq as they are.
+inline constexpr std::uint32_t k_special_checked = 0x80000000u;
 
 // Indexes `blocks` 64-byte blocks from `p` (bytes read from `p` only; `src` is where they are in the source, for
 // UTF-8 validation: the last partial block is indexed from a padded copy). Positions are `rel` + offset from p.
@@ -41,6 +47,9 @@ using stage1_fn = bool (*)(const unsigned char* p, const char* src, std::size_t 
 struct stage1_kernel {
   const char* name;  // "portable", "sse2", "avx2", "avx512", "neon"
   stage1_fn index;
+  // From what share of long-string blocks (structural_index::string_blocks, in percent of the blocks indexed) the
+  // one-pass parser is faster than the two-stage parse on this kernel; 0: never (see dispatch.cpp).
+  unsigned one_pass_share = 0;
 };
 // The one in use is simd::active_kernels().structure (simd/kernels.hpp).
 // Every stage-1 kernel this CPU can run (for tests), best first.
@@ -99,6 +108,16 @@ class structural_index {
   // Validates the UTF-8 of the pending non-ASCII range up to `stop` (a value's end); false when invalid.
   bool validate_upto(const char* stop) noexcept;
 
+  // Since start(): bytes indexed, and of those the 64-byte blocks wholly inside ASCII strings without escapes after
+  // their strings' first blocks (a long text field; stage 1 skips them at one test each).
+  std::size_t indexed_bytes() const noexcept { return static_cast<std::size_t>(next_ - st_.begin); }
+  std::size_t string_blocks() const noexcept { return st_.string_blocks; }
+  // Bytes indexed before the input is judged by its long strings (the kernel's one_pass_share).
+  static constexpr std::size_t k_sample_bytes = 16 * 1024;
+  // True once the first k_sample_bytes have shown the kernel's one_pass_share of long-string blocks or more: the
+  // one-pass parser is then faster on this input.
+  bool one_pass_better() const noexcept { return one_pass_better_; }
+
   // The current batch: tokens [cursor, pos_end) relative to base; special positions from special_cursor, ending in
   // a sentinel 0xffffffff.
   const char* base() const noexcept { return base_; }
@@ -111,6 +130,8 @@ class structural_index {
   stage1_state st_;
   bool live_ = false;
   bool failed_ = false;
+  bool sampled_ = false;  // one_pass_better_ decided
+  bool one_pass_better_ = false;
   const char* next_ = nullptr;  // first byte not yet indexed
   std::size_t batch_ = k_first_batch;  // size of the next batch
   const char* end_ = nullptr;

@@ -22,9 +22,7 @@
 namespace jview::simd {
 namespace {
 
-struct block_bits {
-  std::uint64_t quote, bslash, op, ws, ctrl, high, del;
-};
+#include "simd/generic/stage1.inl"
 
 // Lookup by low nibble, as in structural_avx512.cpp: a byte v is in the set when table[v & 15] == v.
 alignas(16) constexpr unsigned char k_ws_table[16] = {' ', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -44,7 +42,7 @@ JVIEW_KERNEL_INLINE __m256i del_v(__m256i x) { return _mm256_cmpeq_epi8(x, _mm25
 
 // Written out for both halves, with no loop or array over them: GCC 12 kept a two-trip loop, stored the halves to
 // the stack and rebuilt the constants in it (about a fifth of the kernel's time).
-JVIEW_KERNEL_INLINE block_bits classify(const unsigned char* p) {
+JVIEW_KERNEL_INLINE block_bits classify_avx2(const unsigned char* p) {
   const __m256i ws_table = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(k_ws_table)));
   const __m256i op_table = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(k_op_table)));
   const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -86,7 +84,7 @@ inline constexpr bit_position_table k_bit_positions{};
 // Appends rel + the position of every set bit of `bits`, lowest first, eight bits at a time through the table
 // (a tzcnt loop costs a branch per token and mispredicts its exit: 475 us instead of about 200 on canada.json).
 // Writes up to 8 entries past the count.
-JVIEW_KERNEL_INLINE std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
+JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx2(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
   if (bits == 0) return out;
   __m256i base = _mm256_set1_epi32(static_cast<int>(rel));
   const __m256i eight = _mm256_set1_epi32(8);
@@ -104,18 +102,50 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel
   return out;
 }
 
+// Bytes among " \ b f n r t (escapes the parser need not check).
+JVIEW_KERNEL_INLINE __m256i simple_escapes_v(__m256i v) {
+  const __m256i lo = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(k_simple_escape_lo)));
+  const __m256i hi = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(k_simple_escape_hi)));
+  const __m256i nibble = _mm256_set1_epi8(0x0f);
+  const __m256i bits = _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(v, nibble)),
+                                        _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
+  return _mm256_cmpeq_epi8(bits, _mm256_setzero_si256());  // (the bytes that are not)
+}
+JVIEW_KERNEL_INLINE std::uint64_t simple_escapes_avx2(const unsigned char* p) {
+  const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  return ~join(simple_escapes_v(v0), simple_escapes_v(v1));
+}
+
+// Quotes, backslashes, control bytes, DEL and non-ASCII bytes (signed: 0x20 > v below 0x20 and from 0x80 up).
+JVIEW_KERNEL_INLINE __m256i not_plain_v(__m256i v) {
+  return _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\'))),
+                         _mm256_or_si256(_mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v), _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7f))));
+}
+// None of those in the block.
+JVIEW_KERNEL_INLINE bool plain_avx2(const unsigned char* p) {
+  const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
+  const __m256i any = _mm256_or_si256(not_plain_v(v0), not_plain_v(v1));
+  return _mm256_testz_si256(any, any) != 0;
+}
+
 // UTF-8 by runs of non-ASCII blocks (stage1.inl), not per block (a fused per-block check as in
 // structural_avx512.cpp measured no faster here, twitter.json included).
-inline constexpr bool k_fused_utf8 = false;
-[[maybe_unused]] inline bool utf8_block_ok(const unsigned char*, const char*, const char*) { return true; }
-
-#include "simd/generic/stage1.inl"
+struct avx2_stage1 : stage1_runs_utf8 {
+  JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) { return classify_avx2(p); }
+  JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) { return simple_escapes_avx2(p); }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) { return plain_avx2(p); }
+  JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
+    return flatten_avx2(bits, rel, out);
+  }
+};
 
 }  // namespace
 
 JVIEW_KERNEL_FN bool detail::stage1_avx2(const unsigned char* p, const char* src, std::size_t blocks,
                                          std::uint32_t rel, stage1_state& st, stage1_out& out) noexcept {
-  return stage1_blocks(p, src, blocks, rel, st, out);
+  return stage1_blocks<avx2_stage1>(p, src, blocks, rel, st, out);
 }
 
 }  // namespace jview::simd

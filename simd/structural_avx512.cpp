@@ -26,20 +26,17 @@ namespace {
 #include "simd/generic/avx512_vec.inl"
 #include "simd/generic/utf8_lookup.inl"
 
+#include "simd/generic/stage1.inl"
+
 // Fused UTF-8 check of one block (see stage1.inl): `p` holds the block (maybe a padded copy); the 64 bytes before
 // it are read from the source at src - 64 unless src is where indexing began (then "before" is ASCII).
-inline constexpr bool k_fused_utf8 = true;
-JVIEW_KERNEL_INLINE bool utf8_block_ok(const unsigned char* p, const char* src, const char* begin) {
+JVIEW_KERNEL_INLINE bool utf8_block_ok_avx512(const unsigned char* p, const char* src, const char* begin) {
   const utf8_consts c = utf8_make_consts();
   const vec prev = src == begin ? c.zero : v_load(reinterpret_cast<const unsigned char*>(src) - 64);
   return !v_any(utf8_check_vec(v_load(p), prev, c));
 }
 // utf8_lookup.inl's whole-buffer validator is not used here.
 [[maybe_unused]] constexpr auto k_unused_validator = &utf8_validate;
-
-struct block_bits {
-  std::uint64_t quote, bslash, op, ws, ctrl, high, del;
-};
 
 JVIEW_KERNEL_INLINE __m512i table16(const unsigned char (&t)[16]) {
   return _mm512_maskz_broadcast_i32x4(0xffff, _mm_loadu_si128(reinterpret_cast<const __m128i*>(t)));
@@ -54,7 +51,7 @@ alignas(16) constexpr unsigned char k_ws_table[16] = {' ', 0xff, 0xff, 0xff, 0xf
 alignas(16) constexpr unsigned char k_op_table[16] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                                       0xff, 0xff, ':',  '{',  ',',  '}',  0xff, 0xff};
 
-JVIEW_KERNEL_INLINE block_bits classify(const unsigned char* p) {
+JVIEW_KERNEL_INLINE block_bits classify_avx512(const unsigned char* p) {
   const __m512i v = _mm512_loadu_si512(p);
   const __m512i d = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
   block_bits r;
@@ -81,7 +78,7 @@ JVIEW_KERNEL_INLINE __m512i widen(__m512i r, __m128i b) {
 // Positions of the set bits of `bits` plus rel: VPCOMPRESSB packs the byte indices of the set bits, then they are
 // widened to 32 bits 16 at a time. No branch per token (a scalar tzcnt loop mispredicts its exit on most blocks);
 // most blocks hold at most 16 tokens, so the further stores are one predictable test.
-JVIEW_KERNEL_INLINE std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
+JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx512(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
   alignas(64) static constexpr unsigned char k_index[64] = {
       0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
       22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
@@ -98,13 +95,40 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel
   return out + count;
 }
 
-#include "simd/generic/stage1.inl"
+// Bytes among " \ b f n r t (escapes the parser need not check).
+JVIEW_KERNEL_INLINE std::uint64_t simple_escapes_avx512(const unsigned char* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  const __m512i nibble = _mm512_set1_epi8(0x0f);
+  const __m512i lo = _mm512_shuffle_epi8(table16(k_simple_escape_lo), _mm512_and_si512(v, nibble));
+  const __m512i hi = _mm512_shuffle_epi8(table16(k_simple_escape_hi), _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+  return _mm512_test_epi8_mask(lo, hi);
+}
+
+// No quote, backslash, control byte, DEL or non-ASCII byte in the block (signed: below 0x20 takes 0x80 and up).
+JVIEW_KERNEL_INLINE bool plain_avx512(const unsigned char* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  return (_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"')) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\')) |
+          _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(0x20)) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(0x7f))) == 0;
+}
+
+struct avx512_stage1 {
+  static constexpr bool fused_utf8 = true;
+  JVIEW_KERNEL_INLINE static bool utf8_block_ok(const unsigned char* p, const char* src, const char* begin) {
+    return utf8_block_ok_avx512(p, src, begin);
+  }
+  JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) { return classify_avx512(p); }
+  JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) { return simple_escapes_avx512(p); }
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) { return plain_avx512(p); }
+  JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
+    return flatten_avx512(bits, rel, out);
+  }
+};
 
 }  // namespace
 
 JVIEW_KERNEL_FN bool detail::stage1_avx512(const unsigned char* p, const char* src, std::size_t blocks,
                                            std::uint32_t rel, stage1_state& st, stage1_out& out) noexcept {
-  return stage1_blocks(p, src, blocks, rel, st, out);
+  return stage1_blocks<avx512_stage1>(p, src, blocks, rel, st, out);
 }
 
 }  // namespace jview::simd

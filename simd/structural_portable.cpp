@@ -15,9 +15,7 @@
 namespace jview::simd {
 namespace {
 
-struct block_bits {
-  std::uint64_t quote, bslash, op, ws, ctrl, high, del;
-};
+#include "simd/generic/stage1.inl"
 
 // Class bits of a byte.
 enum : unsigned char {
@@ -28,6 +26,7 @@ enum : unsigned char {
   k_c_ctrl = 16,
   k_c_high = 32,
   k_c_del = 64,
+  k_c_simple_escape = 128,  // " \ b f n r t: escapes the parser need not check
 };
 
 struct class_table {
@@ -42,49 +41,48 @@ struct class_table {
       if (v < 0x20) k |= k_c_ctrl;
       if (v >= 0x80) k |= k_c_high;
       if (v == 0x7f) k |= k_c_del;
+      if (v == '"' || v == '\\' || v == 'b' || v == 'f' || v == 'n' || v == 'r' || v == 't') k |= k_c_simple_escape;
       c[v] = k;
     }
   }
 };
 inline constexpr class_table k_classes{};
 
-JVIEW_KERNEL_INLINE block_bits classify(const unsigned char* p) {
-  block_bits r{0, 0, 0, 0, 0, 0, 0};
-  for (int i = 0; i < 64; ++i) {
-    const unsigned k = k_classes.c[p[i]];
-    const std::uint64_t bit = std::uint64_t{1} << i;
-    if (k == 0) continue;
-    if (k & k_c_quote) r.quote |= bit;
-    if (k & k_c_bslash) r.bslash |= bit;
-    if (k & k_c_op) r.op |= bit;
-    if (k & k_c_ws) r.ws |= bit;
-    if (k & k_c_ctrl) r.ctrl |= bit;
-    if (k & k_c_high) r.high |= bit;
-    if (k & k_c_del) r.del |= bit;
+struct portable_stage1 : stage1_runs_utf8, scalar_flatten {
+  JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) {
+    block_bits r{0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 64; ++i) {
+      const unsigned k = k_classes.c[p[i]] & ~k_c_simple_escape;
+      const std::uint64_t bit = std::uint64_t{1} << i;
+      if (k == 0) continue;
+      if (k & k_c_quote) r.quote |= bit;
+      if (k & k_c_bslash) r.bslash |= bit;
+      if (k & k_c_op) r.op |= bit;
+      if (k & k_c_ws) r.ws |= bit;
+      if (k & k_c_ctrl) r.ctrl |= bit;
+      if (k & k_c_high) r.high |= bit;
+      if (k & k_c_del) r.del |= bit;
+    }
+    return r;
   }
-  return r;
-}
-
-// Appends rel + the position of every set bit of `bits`, lowest first (writes nothing past them).
-JVIEW_KERNEL_INLINE std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
-  while (bits != 0) {
-    *out++ = rel + static_cast<std::uint32_t>(std::countr_zero(bits));
-    bits &= bits - 1;
+  JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) {
+    unsigned any = 0;
+    for (int i = 0; i < 64; ++i) any |= k_classes.c[p[i]];
+    return (any & (k_c_quote | k_c_bslash | k_c_ctrl | k_c_high | k_c_del)) == 0;
   }
-  return out;
-}
-
-// UTF-8 by runs of non-ASCII blocks (stage1.inl), not per block.
-inline constexpr bool k_fused_utf8 = false;
-[[maybe_unused]] inline bool utf8_block_ok(const unsigned char*, const char*, const char*) { return true; }
-
-#include "simd/generic/stage1.inl"
+  JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) {
+    std::uint64_t r = 0;
+    for (int i = 0; i < 64; ++i)
+      if (k_classes.c[p[i]] & k_c_simple_escape) r |= std::uint64_t{1} << i;
+    return r;
+  }
+};
 
 }  // namespace
 
 bool detail::stage1_portable(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
                              stage1_state& st, stage1_out& out) noexcept {
-  return stage1_blocks(p, src, blocks, rel, st, out);
+  return stage1_blocks<portable_stage1>(p, src, blocks, rel, st, out);
 }
 
 }  // namespace jview::simd

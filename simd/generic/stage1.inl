@@ -1,25 +1,78 @@
-// simd/generic/stage1.inl: the block loop of stage 1 (see simd/structural.hpp), written once and included by each
-// vector TU (structural_sse2.cpp, structural_avx512.cpp) inside an anonymous namespace, after it has defined
-// JVIEW_KERNEL_INLINE / JVIEW_KERNEL_FN, `block_bits classify(const unsigned char*)` (raw byte classes of one
-// 64-byte block, bit i = byte i), JVIEW_BLOCK_BITS_CLMUL (see block_bits.inl) and
-// `flatten(bits, rel, out)` (appends rel + the index of each set bit, lowest first; may write 64 entries past them).
-// Everything after classify is scalar 64-bit arithmetic on the bitmaps.
+// simd/generic/stage1.inl: what every stage-1 kernel shares (see simd/structural.hpp): the block loop, written once,
+// and the scalar position writer. Included at the top of each kernel's TU (structural_*.cpp) inside an anonymous
+// namespace, after JVIEW_KERNEL_INLINE (the file's target attribute) and JVIEW_BLOCK_BITS_CLMUL (block_bits.inl).
+// A kernel is a struct K with static members, each run on one 64-byte block (bit i of a mask = byte i):
+//   block_bits classify(const unsigned char* p)     the byte classes below
+//   std::uint64_t simple_escapes(const unsigned char* p)  bytes among " \ b f n r t (asked for blocks with a backslash)
+//   bool plain(const unsigned char* p)              no quote, backslash, control byte, DEL or non-ASCII byte
+//   std::uint32_t* flatten(bits, rel, out)           appends rel + the index of each set bit, lowest first; may write
+//                                                     64 entries past them (scalar_flatten below, or a vector one)
+//   bool fused_utf8 (constexpr), and when true utf8_block_ok(p, src, begin): UTF-8 checked block by block
+// Everything after classify is scalar 64-bit arithmetic on the masks.
 
 #include "simd/generic/block_bits.inl"
 
-JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
+// The byte classes of one block. `high` may be any nonzero value for "some non-ASCII byte" in kernels that check
+// UTF-8 by runs; `ctrl` and `del` exact (control bytes below 0x20; 0x7f).
+struct block_bits {
+  std::uint64_t quote, bslash, op, ws, ctrl, high, del;
+};
+
+// The escapes the parser need not check, " \ b f n r t, by two nibble lookups (for kernels with a byte shuffle): a
+// byte is one of them when lo[byte & 15] & hi[byte >> 4] is not 0 (a bit per character: " \ b f n r t).
+alignas(16) inline constexpr unsigned char k_simple_escape_lo[16] = {0, 0, 0x01 | 0x04 | 0x20, 0, 0x40, 0, 0x08, 0,
+                                                                     0, 0, 0, 0, 0x02, 0, 0x10, 0};
+alignas(16) inline constexpr unsigned char k_simple_escape_hi[16] = {0, 0, 0x01, 0, 0, 0x02, 0x04 | 0x08 | 0x10, 0x20 | 0x40,
+                                                                     0, 0, 0, 0, 0, 0, 0, 0};
+
+// Defaults of a kernel that checks UTF-8 by runs of non-ASCII blocks (validated with the UTF-8 kernel when an
+// all-ASCII block ends them, or by the caller at the end of the input or of a value).
+struct stage1_runs_utf8 {
+  static constexpr bool fused_utf8 = false;
+};
+
+// Positions by count-trailing-zeros, in unconditional groups of 8 (one predictable loop test for most blocks; a
+// test per token mispredicts its exit on most blocks). Writes up to 64 entries past the count.
+struct scalar_flatten {
+  JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
+    if (bits == 0) return out;
+    const int count = std::popcount(bits);
+    std::uint32_t* o = out;
+    do {
+#pragma GCC unroll 8
+      for (int k = 0; k < 8; ++k) {
+        o[k] = rel + static_cast<std::uint32_t>(std::countr_zero(bits));
+        bits &= bits - 1;
+        // Hide the value from the optimiser: knowing `bits` may be 0 here, GCC 12 adds a branch per store to a
+        // "rest are 64" tail, and those branches mispredict on every block.
+        __asm__("" : "+r"(bits));
+      }
+      o += 8;
+    } while (bits != 0);
+    return out + count;
+  }
+};
+
+template <class K>
+JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0, std::size_t blocks, std::uint32_t rel,
                                        stage1_state& st, stage1_out& out) noexcept {
+  // The block's place in the source, where needed (one register less in the loop: GCC spilled its counters).
+  const unsigned char* const p0 = p;
+  const auto source = [&p, p0, src0]() { return src0 + (p - p0); };
   std::uint64_t esc_carry = st.escaped, in_string = st.in_string, scalar_carry = st.scalar, pending = st.special;
   const char* utf8_from = st.utf8_from;
   std::uint64_t prev_high = st.prev_high;
+  std::size_t string_blocks = st.string_blocks;
   std::uint32_t* pos = out.pos;
   std::uint32_t* special_out = out.special;
   bool ok = true;
-  for (std::size_t b = 0; b < blocks; ++b, p += 64, src += 64, rel += 64) {
-    const block_bits c = classify(p);
-    std::uint64_t quote = c.quote;
-    if ((c.bslash | esc_carry) != 0) [[unlikely]]
-      quote &= ~escaped_bytes(c.bslash, esc_carry);
+  for (std::size_t b = 0; b < blocks; ++b, p += 64, rel += 64) {
+    const block_bits c = K::classify(p);
+    std::uint64_t quote = c.quote, escaped = 0;
+    if ((c.bslash | esc_carry) != 0) [[unlikely]] {
+      escaped = escaped_bytes(c.bslash, esc_carry);
+      quote &= ~escaped;
+    }
     // in_str: from each opening quote (included) to its closing quote (excluded).
     const std::uint64_t in_str = prefix_xor(quote) ^ in_string;
     in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_str) >> 63);
@@ -28,55 +81,79 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
     const std::uint64_t scalar = ~(c.op | c.ws | strings);
     const std::uint64_t scalar_start = scalar & ~((scalar << 1) | scalar_carry);
     scalar_carry = scalar >> 63;
-    pos = flatten(op | quote | scalar_start, rel, pos);
-    // Strings holding a backslash or DEL: the position of their closing quote.
+    const std::uint64_t tokens = op | quote | scalar_start;
+    pos = K::flatten(tokens, rel, pos);
+    // Strings holding a backslash or DEL: the position of their closing quote, flagged k_special_checked when the
+    // string holds DEL or an escape other than \" \\ \b \f \n \r \t (the parser checks those).
+    // pending: bit 0, the string open at the block's end holds a backslash or DEL; bit 1, a checked byte.
     const std::uint64_t special = (c.bslash | c.del) & in_str;
     if ((special | pending) != 0) [[unlikely]] {
       std::uint64_t closes = quote & ~in_str;
-      std::uint64_t sp = special;
+      const std::uint64_t hard_escapes = escaped != 0 ? escaped & ~K::simple_escapes(p) : 0;
+      std::uint64_t sp = special, ck = (c.del | hard_escapes) & in_str;
       while (closes != 0) {
         const std::uint64_t below = (closes & (0 - closes)) - 1;
-        if (pending != 0 || (sp & below) != 0) *special_out++ = rel + static_cast<std::uint32_t>(std::countr_zero(closes));
+        if (pending != 0 || (sp & below) != 0) {
+          const bool check = (pending & 2) != 0 || (ck & below) != 0;
+          *special_out++ = (rel + static_cast<std::uint32_t>(std::countr_zero(closes))) | (check ? k_special_checked : 0);
+        }
         sp &= ~below;
+        ck &= ~below;
         pending = 0;
         closes &= closes - 1;
       }
-      pending = (pending | sp) != 0 ? 1 : 0;
+      pending |= (sp != 0 ? 1 : 0) | (ck != 0 ? 2 : 0);
     }
     // A control byte inside a string is an error: no value may reach it.
     if ((c.ctrl & in_str) != 0) [[unlikely]] {
       // (Non-ASCII bytes before it are not validated now: the failure moves back to where they start.)
-      out.fail = utf8_from != nullptr ? utf8_from : c.high != 0 ? src : src + std::countr_zero(c.ctrl & in_str);
+      out.fail = utf8_from != nullptr ? utf8_from : source() + (c.high != 0 ? 0 : std::countr_zero(c.ctrl & in_str));
       ok = false;
       break;
     }
-    if constexpr (k_fused_utf8) {
+    if constexpr (K::fused_utf8) {
       // UTF-8 checked block by block, each against the one before: needed for blocks with non-ASCII bytes and the
       // block after them (a sequence cut off at the end of a block). An error may come from a lead byte up to three
       // bytes back: no value may reach back there.
       if ((c.high | prev_high) != 0) [[unlikely]] {
-        if (!utf8_block_ok(p, src, st.begin)) {
+        const char* const src = source();
+        if (!K::utf8_block_ok(p, src, st.begin)) {
           out.fail = src == st.begin ? src : src - 3;
           ok = false;
           break;
         }
       }
       prev_high = c.high;
-      continue;
-    }
-    // UTF-8: runs of blocks holding non-ASCII bytes are validated when an all-ASCII block ends them (a run then
-    // ends at a character boundary, or is invalid), or by the caller at the end of the input or of a value.
-    if (c.high != 0) {
-      if (utf8_from == nullptr) utf8_from = src;
-    } else if (utf8_from != nullptr) [[unlikely]] {
-      const std::size_t n = static_cast<std::size_t>(src - utf8_from);
-      const std::size_t bad = st.validate(utf8_from, n);
-      if (bad != n) {
-        out.fail = utf8_from + bad;
-        ok = false;
-        break;
+    } else {
+      // UTF-8: runs of blocks holding non-ASCII bytes are validated when an all-ASCII block ends them (a run then
+      // ends at a character boundary, or is invalid), or by the caller at the end of the input or of a value.
+      if (c.high != 0) {
+        if (utf8_from == nullptr) utf8_from = source();
+      } else if (utf8_from != nullptr) [[unlikely]] {
+        const std::size_t n = static_cast<std::size_t>(source() - utf8_from);
+        const std::size_t bad = st.validate(utf8_from, n);
+        if (bad != n) {
+          out.fail = utf8_from + bad;
+          ok = false;
+          break;
+        }
+        utf8_from = nullptr;
       }
-      utf8_from = nullptr;
+    }
+    // A block wholly inside a string (no token, escape or non-ASCII byte) that began before it: the plain blocks
+    // after it (no quote, backslash, control byte, DEL or non-ASCII byte) add no token and change no state, so one
+    // test each skips them (most of a long ASCII string). Tried on every block inside a string, the failed tests
+    // cost more.
+    // (One test of the or-ed masks: as separate tests, their branches mispredicted on text of long non-ASCII strings.)
+    if ((tokens | ~in_string | c.high | c.bslash | esc_carry) == 0 && utf8_from == nullptr) [[unlikely]] {
+      std::size_t n = 1;
+      while (b + 1 < blocks && K::plain(p + 64)) {
+        ++b;
+        ++n;
+        p += 64;
+        rel += 64;
+      }
+      string_blocks += n;
     }
   }
   st.escaped = esc_carry;
@@ -85,6 +162,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src, 
   st.special = pending;
   st.utf8_from = utf8_from;
   st.prev_high = prev_high;
+  st.string_blocks = string_blocks;
   out.pos = pos;
   out.special = special_out;
   return ok;

@@ -34,7 +34,7 @@ flags=(-std=c++20 -O2 -Wall -Wextra -Wpedantic -Werror -I"$root" -I"$out/include
 flags+=("-DJVIEW_SOURCE_DIR=\"$root\"" -DJVIEW_TEST_SAMPLE_DIVISOR=10)
 sources=("$root"/simd/*.cpp "$root"/tests/unit/main.cpp "$root"/tests/unit/simd/*.cpp
          "$root"/core/dtoa.cpp "$root"/core/dtoa_tables.cpp "$root"/core/number.cpp "$root"/tests/unit/core/dtoa_test.cpp
-         "$root"/core/parser.cpp "$root"/core/document.cpp "$root"/core/error.cpp "$root"/core/object_keys.cpp "$root"/core/key_index.cpp
+         "$root"/core/parser.cpp "$root"/core/parser_two_stage.cpp "$root"/core/document.cpp "$root"/core/error.cpp "$root"/core/object_keys.cpp "$root"/core/key_index.cpp
          "$root"/tests/unit/core/parser_two_stage_test.cpp)
 
 start=$(date +%s)

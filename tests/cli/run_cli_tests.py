@@ -446,6 +446,11 @@ def main():
         subprocess.run([sys.executable, os.path.join(shared_data.ROOT, "corpus", "gen_own.py"), own_tmp.name],
                        check=True)
     r = Runner(os.path.abspath(args.jview), args.mode, shared, os.path.abspath(args.own_corpus))
+    if args.mode in ("avx2", "avx512"):
+        # These modes parse with their stage-1 kernel (the two-stage path): the cases below exercise it.
+        rc, out, err = run([os.path.abspath(args.jview), "--version"], env=env_for(args.mode))
+        r.check(f"--version names structure={args.mode}", rc == 0 and f" structure={args.mode} ".encode() in out,
+                out.decode(errors="replace"))
     with tempfile.TemporaryDirectory() as tmp:
         for c in case_table.cases(shared):
             case_dir = os.path.join(tmp, re.sub(r"[^A-Za-z0-9]+", "_", c["name"]))

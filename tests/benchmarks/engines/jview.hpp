@@ -2,10 +2,10 @@
 // arena is mapped and faulted in each time); `jview-reuse` keeps both across runs, as the CLI does for the values of
 // one input; `jview-portable` is `jview-reuse` with the portable string scanner (parse_options::portable): it
 // reuses its document so that its ratio to jview-reuse shows the kernel alone, not page faults.
-// `jview-avx2` is `jview-reuse` with the kernels of JVIEW_KERNELS=avx2 and the two-stage parser on the AVX2 stage-1
-// kernel (whether or not dispatch.cpp chooses it on AVX2 machines); `jview-avx2-one-pass` the same kernels with the
-// one-pass parser (what JVIEW_KERNELS=avx2 ran before the AVX2 stage 1 was chosen). Both are left out (engine_ok()
-// false) on a CPU without the AVX2 stage-1 kernel.
+// `jview-avx2` is `jview-reuse` with the kernels of JVIEW_KERNELS=avx2 (what an AVX2 machine without AVX-512 runs:
+// the two-stage parser on the AVX2 stage-1 kernel, and one pass for inputs of long strings); `jview-avx2-one-pass`
+// the same kernels with the one-pass parser (what AVX2 machines ran before issue 24). Both are left out
+// (engine_ok() false) on a CPU without the AVX2 stage-1 kernel.
 // traverse is a flat loop over the node index (document order; keys are the first `len` string nodes of objects).
 #pragma once
 #include <string>

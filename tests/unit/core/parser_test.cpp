@@ -287,6 +287,11 @@ TEST_CASE("duplicate keys: exactly the objects that repeat a key are flagged, an
   for (int i = 0; i < 20000; ++i) many += (i ? ",\"" : "\"") + std::to_string(i) + "\":" + std::to_string(i);
   CHECK(flags(many + "}") == ".");
   CHECK(flags(many + ",\"19999\":0}") == "D");
+  CHECK(flags(many + ",\"0\":0}") == "D");
+  // Keys with one digest (length, first and last 4 bytes, middle byte) that differ: no flag, but a repeat of either is.
+  CHECK(flags(R"({"abcdQ1Qwxyz":1,"abcdR1Rwxyz":2,"x":3})") == ".");
+  CHECK(flags(R"({"abcdQ1Qwxyz":1,"abcdR1Rwxyz":2,"abcdR1Rwxyz":3})") == "D");
+  CHECK(flags(R"({"ab":1,"ac":2,"abc":3,"ab":4})") == "D");
   // Every parser here takes the table the one before left (it goes on from that one's tags): a large input (its
   // table on a huge page), then small ones again, flags the same.
   std::string large = "[";

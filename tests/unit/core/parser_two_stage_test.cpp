@@ -152,6 +152,39 @@ TEST_CASE("two-stage parser: the automatic path takes the fast path for big docu
   CHECK(a == parse_all(doc, parse_path::one_pass));
 }
 
+TEST_CASE("two-stage parser: a kernel's one_pass_share sends inputs of long strings one-pass") {
+  // Strings of 200 plain ASCII bytes: most blocks lie inside long strings.
+  std::string text = "[";
+  for (int i = 0; i < 300; ++i) text += "{\"id\": " + std::to_string(i) + ", \"text\": \"" + std::string(200, 'x') + "\"},\n";
+  text += "null]\n";
+  std::string ndjson;
+  for (int i = 0; i < 300; ++i) ndjson += "{\"id\": " + std::to_string(i) + ", \"text\": \"" + std::string(200, 'x') + "\"}\n";
+  std::string dense = "[";
+  for (int i = 0; i < 3000; ++i) dense += "{\"id\": " + std::to_string(i) + ", \"v\": [true, null, 1.5]},";
+  dense += "null]";
+  for (const simd::stage1_kernel* k : kernels()) {
+    INFO("kernel " << k->name << ", one_pass_share " << k->one_pass_share);
+    const bool gated = k->one_pass_share != 0;
+    std::uint64_t fast = 0;
+    CHECK(parse_all(text, parse_path::automatic, &fast, 10000, k) == parse_all(text, parse_path::one_pass));
+    CHECK(fast == (gated ? 0u : 1u));
+    fast = 0;
+    CHECK(parse_all(ndjson, parse_path::automatic, &fast, 10000, k) == parse_all(ndjson, parse_path::one_pass));
+    if (gated)  // the values of the first 16 KB (or up to the batch after it), then none
+      CHECK(fast < 100);
+    else
+      CHECK(fast == 300);
+    // Asked for, the two-stage path runs all the same.
+    fast = 0;
+    CHECK(parse_all(text, parse_path::two_stage, &fast, 10000, k) == parse_all(text, parse_path::one_pass));
+    CHECK(fast == 1);
+    // Documents of short tokens stay two-stage, also after an input that went one-pass (invalidate_index).
+    fast = 0;
+    CHECK(parse_all(dense, parse_path::automatic, &fast, 10000, k) == parse_all(dense, parse_path::one_pass));
+    CHECK(fast == 1);
+  }
+}
+
 TEST_CASE("two-stage parser: mutations of small documents") {
   const auto inputs = load_inputs();
   std::vector<std::string> small;

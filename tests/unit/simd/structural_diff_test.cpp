@@ -26,7 +26,7 @@ namespace {
 
 struct index_listing {
   std::vector<std::uint64_t> tokens;    // absolute offsets from the start of the input
-  std::vector<std::uint64_t> specials;  // the same
+  std::vector<std::uint64_t> specials;  // the same, times 2, plus 1 when flagged k_special_checked
   std::vector<std::uint64_t> batches;   // offset of each batch and its token count, alternately
   bool operator==(const index_listing&) const = default;
 };
@@ -40,7 +40,8 @@ index_listing run_index(const stage1_kernel* k, const char* b, std::size_t n) {
     r.batches.push_back(base);
     r.batches.push_back(static_cast<std::uint64_t>(ix.pos_end() - ix.cursor()));
     for (const std::uint32_t* t = ix.cursor(); t != ix.pos_end(); ++t) r.tokens.push_back(base + *t);
-    for (const std::uint32_t* t = ix.special_cursor(); *t != 0xffffffffu; ++t) r.specials.push_back(base + *t);
+    for (const std::uint32_t* t = ix.special_cursor(); *t != 0xffffffffu; ++t)  // position, then the flag
+      r.specials.push_back((base + (*t & ~k_special_checked)) << 1 | ((*t & k_special_checked) != 0 ? 1 : 0));
   } while (ix.next_batch());
   return r;
 }

@@ -1,6 +1,6 @@
 // tests/unit/simd/structural_test.cpp: stage 1 of the two-stage parser (simd/structural.hpp) against a scalar
 // reference: token positions (structural characters and both quotes outside strings, scalar starts), the closing
-// quotes of strings holding a backslash or DEL, escape runs across 64-byte blocks and batches, and the early end
+// quotes of strings holding a backslash or DEL (and which of them hold DEL or escapes the parser must check), escape runs across 64-byte blocks and batches, and the early end
 // at a control byte inside a string. Every stage-1 kernel this CPU can run is checked.
 #include <doctest/doctest.h>
 
@@ -20,18 +20,22 @@ namespace {
 struct listing {
   std::vector<std::uint64_t> tokens;
   std::vector<std::uint64_t> specials;
+  std::vector<std::uint64_t> checked;  // the specials flagged k_special_checked
   bool failed = false;
 };
 
 bool is_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool is_op(unsigned char c) { return c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ','; }
+bool simple_escape(unsigned char c) {
+  return c == '"' || c == '\\' || c == 'b' || c == 'f' || c == 'n' || c == 'r' || c == 't';
+}
 
 // The definitions of simd/structural.hpp, a byte at a time (ASCII input without 0x0c and 0x1a, which the AVX-512
 // kernel may count as structural). Backslashes escape the next byte everywhere, also outside strings (where they
 // are errors anyway): stage 1 does not know where strings are before it knows which quotes are escaped.
 listing reference(const std::string& s) {
   listing r;
-  bool in_string = false, escaped = false, special = false, prev_scalar = false;
+  bool in_string = false, escaped = false, special = false, checked = false, prev_scalar = false;
   std::uint64_t fail = s.size();
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -39,10 +43,12 @@ listing reference(const std::string& s) {
     escaped = c == '\\' && !esc;
     if (in_string) {
       if (c == '\\' || c == 0x7f) special = true;
+      if (c == 0x7f || (esc && !simple_escape(c))) checked = true;
       if (c == '"' && !esc) {
         in_string = false;
         r.tokens.push_back(i);
         if (special) r.specials.push_back(i);
+        if (checked) r.checked.push_back(i);
         prev_scalar = false;
         continue;
       }
@@ -51,7 +57,7 @@ listing reference(const std::string& s) {
     }
     if (c == '"' && !esc) {
       in_string = true;
-      special = false;
+      special = checked = false;
       r.tokens.push_back(i);
       prev_scalar = false;
     } else if (is_op(c)) {
@@ -68,6 +74,7 @@ listing reference(const std::string& s) {
     r.failed = true;
     while (!r.tokens.empty() && r.tokens.back() >= fail) r.tokens.pop_back();
     while (!r.specials.empty() && r.specials.back() >= fail) r.specials.pop_back();
+    while (!r.checked.empty() && r.checked.back() >= fail) r.checked.pop_back();
   }
   return r;
 }
@@ -80,14 +87,18 @@ listing run(const stage1_kernel* k, const std::string& s, std::uint64_t fail_hin
   do {
     const auto base = static_cast<std::uint64_t>(ix.base() - b);
     for (const std::uint32_t* t = ix.cursor(); t != ix.pos_end(); ++t) r.tokens.push_back(base + *t);
-    for (const std::uint32_t* t = ix.special_cursor(); *t != 0xffffffffu; ++t)
-      if (base + *t < fail_hint) r.specials.push_back(base + *t);
+    for (const std::uint32_t* t = ix.special_cursor(); *t != 0xffffffffu; ++t) {
+      const std::uint64_t at = base + (*t & ~k_special_checked);
+      if (at >= fail_hint) continue;
+      r.specials.push_back(at);
+      if ((*t & k_special_checked) != 0) r.checked.push_back(at);
+    }
   } while (ix.next_batch());
   return r;
 }
 
 std::string random_text(test::rng& g, std::size_t len, bool with_ctrl) {
-  static const char alphabet[] = "\"\"\"\\\\\\\\{}[],: \n\tax1-\x7f";
+  static const char alphabet[] = "\"\"\"\\\\\\\\{}[],: \n\tax1-\x7f" "bnu/";
   std::string s;
   for (std::size_t i = 0; i < len; ++i) {
     if (with_ctrl && g.below(400) == 0) {
@@ -129,12 +140,16 @@ void check_all_kernels(const std::string& s) {
     }
     if (want.failed) {
       // Specials are listed up to the failing block; compare those before the last kept token.
-      while (!got.specials.empty() && got.specials.back() >= fail_hint) got.specials.pop_back();
-      std::vector<std::uint64_t> w = want.specials;
-      while (!w.empty() && w.back() >= fail_hint) w.pop_back();
+      for (auto* v : {&got.specials, &got.checked})
+        while (!v->empty() && v->back() >= fail_hint) v->pop_back();
+      std::vector<std::uint64_t> w = want.specials, wc = want.checked;
+      for (auto* v : {&w, &wc})
+        while (!v->empty() && v->back() >= fail_hint) v->pop_back();
       REQUIRE(got.specials == w);
+      REQUIRE(got.checked == wc);
     } else {
       REQUIRE(got.specials == want.specials);
+      REQUIRE(got.checked == want.checked);
     }
   }
 }
@@ -192,6 +207,19 @@ TEST_CASE("stage 1: batch boundaries (strings, escapes and scalars across them)"
   }
   // Long random text over several batches.
   check_all_kernels(random_text(g, 3 * batch + 17, false));
+}
+
+TEST_CASE("stage 1: long strings (their plain blocks skipped) with an escape, quote, control byte, DEL or UTF-8 inside") {
+  test::rng g(11);
+  static const char* inserts[] = {"\\n", "\\\"", "\\u0041", "\\\\", "\x01", "\x7f", "\xc3\xa9", "\\"};
+  for (int round = 0; round < 600; ++round) {
+    std::string body(64 + g.below(round % 20 == 0 ? 40000 : 3000), 'a');
+    for (std::size_t i = 0; i < body.size(); i += 1 + g.below(50)) body[i] = static_cast<char>('a' + g.below(26));
+    const int n = static_cast<int>(g.below(4));
+    for (int k = 0; k < n; ++k) body.insert(g.below(static_cast<std::uint32_t>(body.size())), inserts[g.below(8)]);
+    std::string s = std::string(g.below(130), ' ') + "[\"" + body + "\", 1, \"" + body.substr(0, g.below(300)) + "\"]";
+    check_all_kernels(s);
+  }
 }
 
 TEST_CASE("stage 1: UTF-8 is validated: no token at or after the first invalid sequence survives") {

@@ -1089,6 +1089,42 @@ def out_of_memory(s):
            stdout=b"%d\n" % count, exit=0, stderr=b"")
 
 
+def stream_memory(s):
+    """--stream in memory bounded by the largest leaf (issue 25.13): the events come as the bytes arrive and no
+    value is held whole. Each under a 64 MB cap of address space (before: 1.2 GB for the strings from a file,
+    212 MB from a pipe, 203 MB for the leaves; jq 1.8: 14 MB)."""
+    strings = s.write("strings40x5m.json", b"[" + b",".join([b'"' + b"x" * 5000000 + b'"'] * 40) + b"]")
+    prog = "select(length == 2) | .[1] | length"
+    s.case("ulimit -v 64 MB: --stream over 40 strings of 5 MB", s.jv("-c", "--stream", prog, strings),
+           preexec=limit_memory(64), stdout=b"5000000\n" * 40, stderr=b"")
+    with open(s.path(strings), "rb") as f:
+        s.case("ulimit -v 64 MB: --stream over 40 strings of 5 MB on stdin", s.jv("-c", "--stream", prog),
+               stdin_file=f, preexec=limit_memory(64), stdout=b"5000000\n" * 40, stderr=b"")
+    n = 10 ** 7
+    leaves = s.write("leaves1e7.json", b"[" + b"1," * (n - 1) + b"1]")
+    count = "reduce (inputs | select(length == 2)) as $e (0; . + $e[1])"
+    s.case("ulimit -v 64 MB: --stream over an array of 10^7 leaves", s.jv("-n", "--stream", count, leaves),
+           preexec=limit_memory(64), stdout=b"%d\n" % n, stderr=b"")
+    deep = s.write("deep1e4.json", b"[" * 10000 + b'"x"' + b"]" * 10000)
+    s.case("ulimit -v 64 MB: --stream over 10^4 nested arrays (jq's depth)",
+           s.jv("-nc", "--stream", "[inputs | length] | [length, add]", deep),
+           preexec=limit_memory(64), stdout=b"[10001,10002]\n", stderr=b"")
+    # A value is not waited for: its events come out as its bytes arrive (here: before its end is sent).
+    p = subprocess.Popen(s.jv("-c", "--stream", "."), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdin.write(b'[1,{"a":')
+    p.stdin.flush()
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    first = p.stdout.readline() if ready else b""
+    p.stdin.write(b"2}]")
+    p.stdin.close()
+    rest = p.stdout.read()
+    p.wait(timeout=TIMEOUT)
+    s.record("--stream: a value's first events before the rest of it is sent",
+             [] if first == b"[[0],1]\n" and rest == b'[[1,"a"],2]\n[[1,"a"]]\n[[1]]\n'
+             else [f"{first!r} then {rest!r}"])
+
+
 def compressed_bombs(s):
     """Compressed input that decodes to far more than it is (issue 20): memory stays bounded by the decoder's blocks
     and the reader's buffer; a value that cannot fit is `FILE: out of memory`, after the values before it."""
@@ -1214,7 +1250,7 @@ def main():
                       deep_nesting, big_values, duplicate_keys, key_lookups, hash_flooding, linear_memory_builtins,
                       base64d_replacement, module_names, seq_input_resync,
                       files_that_are_not_files, unreadable, shrinking_file, programs, long_programs,
-                      closed_and_full_outputs, out_of_memory, compressed_bombs, slow_pipes):
+                      closed_and_full_outputs, out_of_memory, stream_memory, compressed_bombs, slow_pipes):
             t = time.monotonic()
             group(s)
             if args.verbose:

@@ -245,10 +245,9 @@ bool program_impl::run(const value& input, input_provider* inputs, const run_cal
       delete spare;
     }
   }
-  if (eval_stack_ == nullptr) {
-    const std::size_t size = eval_stack_size();
+  // (A smaller one when the mapping fails: strict overcommit accounting counts even a reservation.)
+  for (std::size_t size = eval_stack_size(); eval_stack_ == nullptr && size >= k_eval_stack_min; size /= 2)
     if ((eval_stack_ = map_eval_stack(size)) != nullptr) eval_stack_size_ = size;
-  }
   if (eval_stack_ != nullptr) {
     ctx.limit = eval_stack_ + k_eval_stack_margin;
     char* const top = eval_stack_ + eval_stack_size_;

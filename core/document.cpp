@@ -8,6 +8,7 @@
 #include <new>
 #include <utility>
 
+#include "core/json_lexer.hpp"
 #include "core/utf8.hpp"
 #include "simd/pages.hpp"
 
@@ -186,22 +187,25 @@ node* document::grow(std::size_t used, std::size_t done, std::size_t total) noex
 
 void document::append_string(std::uint32_t i, std::string& out) const {
   const node& n = nodes_[i];
-  const char* p = base_ + n.offset;
-  const char* end = p + n.len;
-  if ((n.flags & (node_flag::escapes | node_flag::bad_utf8)) == 0) {
-    out.append(p, n.len);
+  lexer::decode_string(base_ + n.offset, n.len, n.flags, out);
+}
+
+void lexer::decode_string(const char* p, std::size_t n, std::uint8_t flags, std::string& out) {
+  const char* end = p + n;
+  if ((flags & (node_flag::escapes | node_flag::bad_utf8)) == 0) {
+    out.append(p, n);
     return;
   }
   // Invalid UTF-8 (only under --replace-invalid-utf8): as jq, the escapes are resolved first, then the bytes are
   // replaced by its rule (core/utf8.hpp), so a sequence cut short by an escape takes the escape's text too.
   std::string unescaped;
-  std::string& to = (n.flags & node_flag::bad_utf8) != 0 ? unescaped : out;
+  std::string& to = (flags & node_flag::bad_utf8) != 0 ? unescaped : out;
   while (p < end) {
     const char* run = p;
     while (p < end && *p != '\\') ++p;
     to.append(run, static_cast<std::size_t>(p - run));
     if (p == end) break;
-    // An escape; the parser validated it.
+    // An escape; the lexer validated it.
     const char e = p[1];
     if (e == 'u') {
       utf8::append(to, utf8::decode_u_escape(p, end));
@@ -217,7 +221,7 @@ void document::append_string(std::uint32_t i, std::string& out) const {
       default: to.push_back(e); break;  // " \ /
     }
   }
-  if ((n.flags & node_flag::bad_utf8) != 0) utf8::append_replacing(out, unescaped);
+  if ((flags & node_flag::bad_utf8) != 0) utf8::append_replacing(out, unescaped);
 }
 
 bool document::string_equals(std::uint32_t i, std::string_view key) const {

@@ -4,15 +4,17 @@
 #include <fmt/core.h>
 
 #include <cctype>
+#include <cstring>
 #include <utility>
 
 #include "core/diagnostics.hpp"
 #include "core/filter/eval.hpp"
+#include "core/jq_stream_error.hpp"
 #include "core/utf8.hpp"
 
 namespace jview {
 
-input_stream::input_stream(input_options opts, reporter& rep) : o_(std::move(opts)), rep_(rep) {
+input_stream::input_stream(input_options opts, reporter& rep) : o_(std::move(opts)), rep_(rep), events_(o_.parse) {
   if (o_.files.empty()) o_.files.push_back("-");
 }
 
@@ -56,23 +58,7 @@ std::shared_ptr<doc_holder> input_stream::next_doc() {
         close_reader();
         continue;
       case value_reader::status::error: {
-        // --stream: first the events of the value's bytes before the error (next() takes them; the reader stays at
-        // the error, so this case comes again after them), then the error; --stream-errors: it was the last event.
-        const bool io = reader_->error().code == error_code::io_error;
-        if (o_.stream && !failed_events_) {
-          const bool as_event = o_.stream_errors && !io;
-          failed_events_ = events_.start_failed(
-              *reader_, o_.parse,
-              as_event ? format_location_line(reader_->name(), reader_->location(), error_message(reader_->error().code))
-                       : std::string());
-          if (failed_events_) return nullptr;
-        }
-        failed_events_ = false;
-        if (o_.stream_errors && !io) {
-          close_reader();
-          continue;
-        }
-        if (io)
+        if (reader_->error().code == error_code::io_error)
           report_read_error();
         else
           report_parse_error();
@@ -132,20 +118,121 @@ bool input_stream::next(filter::value& out) {
     out = filter::value::string(utf8::valid_or_replaced(std::move(line)));  // -R: invalid UTF-8 as jq, U+FFFD
     return true;
   }
-  if (o_.stream) {
-    while (!events_.next(out)) {
-      std::shared_ptr<doc_holder> h = next_doc();
-      if (!h && failed_events_) continue;
-      if (!h) return false;
-      const document* d = &h->doc;
-      events_.start(std::shared_ptr<const document>(std::move(h), d));
-    }
-    return true;
-  }
+  if (o_.stream) return next_event(out);
   std::shared_ptr<doc_holder> h = next_doc();
   if (!h) return false;
   out = filter::value::view(std::shared_ptr<const document>(h, &h->doc), 0);
   return true;
+}
+
+bool input_stream::next_event(filter::value& out) {
+  for (;;) {
+    if (o_.record_separators) {
+      // --seq: each record is parsed whole (value_reader_seq.cpp has jq's rules for its separators), its events
+      // made from its text.
+      if (seq_doc_) {
+        std::size_t used = 0;
+        const stream_events::result r = events_.next(seq_doc_->doc.text().substr(seq_at_), true, used, out);
+        seq_at_ += used;
+        if (r == stream_events::result::event) return true;
+        seq_doc_.reset();  // (the end: a record that parsed has no error)
+      }
+      seq_doc_ = next_doc();
+      if (!seq_doc_) return false;
+      events_.reset();
+      seq_at_ = 0;
+      continue;
+    }
+    if (!reader_ && !open_next()) return false;
+    // While a read error is pending, the bytes before it are read as if more could follow: a token it cut short
+    // is reported as the read error, not as a parse error.
+    const bool last = reader_->at_input_end() && reader_->io_error().empty();
+    std::size_t used = 0;
+    const stream_events::result r = events_.next(reader_->window(), last, used, out);
+    reader_->consume(used);
+    switch (r) {
+      case stream_events::result::event:
+        if (o_.progress.consumed != nullptr) o_.progress.consumed(reader_->bytes_consumed());
+        return true;
+      case stream_events::result::more:
+        if (!reader_->read_more() && !reader_->io_error().empty()) {
+          report_read_error();
+          close_reader();
+        }
+        continue;
+      case stream_events::result::end:
+        close_reader();
+        continue;
+      case stream_events::result::error:
+        if (o_.stream_errors) {
+          out = stream_error_event();
+          return true;
+        }
+        reader_->read_line_after(events_.error().offset);  // (the excerpt and the message show its line)
+        reader_->fail(events_.error(), events_.error().code == error_code::empty_input);
+        report_parse_error();
+        close_reader();
+        if (!pending_error_.empty()) return false;  // the program's error now (see report_parse_error)
+        continue;
+    }
+  }
+}
+
+filter::value input_stream::stream_error_event() {
+  // jview's own words, at the byte it failed at (jq's line and column: bytes, the byte itself counted; a newline
+  // starts the next line at column 0; at the end, the bytes of the last line), for what jq would accept.
+  const parse_error e = events_.error();  // from the start of the window: the token it failed in
+  const std::string_view w = reader_->window();
+  const source_location start = reader_->location_at(0);  // (lines are counted forward: this one first)
+  const source_location at = reader_->location_at(e.offset);
+  std::uint64_t line = at.line, column = at.byte_column;
+  if (e.offset >= w.size())
+    --column;
+  else if (w[e.offset] == '\n')
+    ++line, column = 0;
+  std::string message = fmt::format("{} at line {}, column {}", error_message(e.code), line, column);
+  filter::value path = events_.path();
+  // jq's words: its streaming parser, set to its state before the token, reads on from the token until it fails,
+  // or takes a value or a structural character at or after that byte (then jq reads on: jview's words stand).
+  jq_stream_error jq(events_.jq_state(), start.line, start.byte_column - 1);
+  std::uint64_t fed = 0;
+  bool failed = false, decided = false, ended = false;
+  char last = '\n';
+  while (!failed && !decided) {
+    const std::string_view bytes = reader_->window();
+    std::size_t i = 0;
+    while (i < bytes.size() && !failed && !decided) {
+      last = bytes[i];
+      const std::uint64_t taken = jq.accepted();
+      failed = jq.feed(last);
+      decided = !failed && fed + i >= e.offset && jq.accepted() != taken;
+      ++i;
+    }
+    reader_->consume(i);
+    fed += i;
+    if (!failed && !decided && !reader_->read_more()) {
+      failed = reader_->io_error().empty() && jq.at_eof();
+      ended = true;
+      break;
+    }
+  }
+  if (failed) {
+    message = jq.message();
+    path = jq.path();
+  }
+  // As jq, reading goes on afresh after the line of the error (jq drops the rest of the line it has read).
+  while (!ended && last != '\n') {
+    const std::string_view bytes = reader_->window();
+    const void* nl = std::memchr(bytes.data(), '\n', bytes.size());
+    if (nl != nullptr) {
+      reader_->consume(static_cast<std::size_t>(static_cast<const char*>(nl) - bytes.data()) + 1);
+      break;
+    }
+    reader_->consume(bytes.size());
+    if (!reader_->read_more()) break;
+  }
+  events_.reset();
+  return filter::value::array({filter::value::string(std::move(message)), std::move(path)});
 }
 
 bool input_stream::next_lenient(filter::value& out) {
@@ -211,6 +298,10 @@ bool input_stream::open_next() {
     opened_ = true;
     finished_.reset();
     reader_ = std::move(r);
+    if (o_.stream && !o_.record_separators) {  // --stream: token by token (next_event)
+      reader_->begin_tokens();
+      events_.reset();
+    }
     return true;
   }
   return false;

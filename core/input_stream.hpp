@@ -1,6 +1,7 @@
 // core/input_stream.hpp: all of a run's inputs in order, value by value: the files (or standard input), each through
 // a value reader, into documents that are reused unless the program kept a view of the last one; the main loop and
-// the `input`/`inputs` builtins draw from the same stream. -R gives lines, --stream events (core/stream_events.hpp).
+// the `input`/`inputs` builtins draw from the same stream. -R gives lines, --stream events (core/stream_events.hpp,
+// token by token as the bytes arrive).
 // Problems (a file that cannot be opened or read, a parse error) go to the caller's reporter, which decides what to
 // print and the exit status; while the program runs, a parse error becomes the program's error instead (jq 1.8:
 // `try input` catches it).
@@ -31,7 +32,8 @@ struct input_options {
   parse_options parse;
   bool raw = false;            // -R: lines as strings
   bool stream = false;         // --stream: jq's [path, leaf] / [path] events
-  bool stream_errors = false;  // --stream-errors: a parse error as the last event [message, path]
+  bool stream_errors = false;  // --stream-errors: a parse error as the event [message, path] (jq's words); reading
+                               // goes on at the next line, as jq's does
   bool record_separators = false;  // --seq: RS (0x1e) may stand between values
   bool slurp = false;          // -n -s: the one input (for `input`) is the array of all values, as jq 1.8
   // --lenient: each input is read whole by jq 1.8's own reader (NaN, Infinity, 01, .5, 1., +1, invalid UTF-8),
@@ -86,6 +88,8 @@ class input_stream final : public filter::input_provider {
   void close_reader();
   void report_read_error();
   void report_parse_error();
+  bool next_event(filter::value& out);  // --stream
+  filter::value stream_error_event();   // --stream-errors: the event of events_'s error; reading goes on after it
 
   input_options o_;
   reporter& rep_;
@@ -94,7 +98,8 @@ class input_stream final : public filter::input_provider {
   std::shared_ptr<doc_holder> holder_;
   document scratch_;            // kept values are parsed here first (see next_doc)
   stream_events events_;        // --stream: the current input's events
-  bool failed_events_ = false;  // --stream: events_ holds those of a value that failed to parse
+  std::shared_ptr<doc_holder> seq_doc_;  // --stream --seq: the record whose events are handed out
+  std::size_t seq_at_ = 0;               // ... from this byte of its text on
   bool in_program_ = false;
   std::string pending_error_;   // a parse error met by `input` / `inputs`, for take_error
   std::string name_ = "<stdin>";

@@ -13,9 +13,10 @@ void line_counter::count(const char* from, const char* to) noexcept {
   const char* line = from;
   if (const std::size_t n = simd::count_byte(from, to, '\n', vector_); n != 0) {
     newlines_ += n;
-    column_ = 0;
+    column_ = bytes_ = 0;
     line = static_cast<const char*>(memrchr(from, '\n', static_cast<std::size_t>(to - from))) + 1;
   }
+  bytes_ += static_cast<std::uint64_t>(to - line);
   // Characters = bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time.
   std::uint64_t chars = static_cast<std::uint64_t>(to - line);
   const char* p = line;

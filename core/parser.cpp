@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "core/json_lexer.hpp"
 #include "core/utf8.hpp"
 #include "simd/kernels.hpp"
 #include "simd/pages.hpp"
@@ -23,9 +24,7 @@
 
 namespace jview {
 
-using parse_detail::canonical_escape;
 using parse_detail::confirm_duplicate_keys;
-using parse_detail::is_digit;
 
 namespace {
 
@@ -68,106 +67,14 @@ bool parser::ensure_key_table(std::size_t len) noexcept {
 
 namespace {
 
-// The kernels one instantiation of the parser uses: string scanning, whitespace skipping, non-ASCII runs.
-struct portable_kernels {
-  using scan = simd::portable_scanner;
-  using ws = simd::portable_ws;
-  using run = simd::portable_run;
-};
-#if JVIEW_HAVE_SSE2
-struct vector_kernels {
-  using scan = simd::sse2_scanner;
-  using ws = simd::sse2_ws;
-  using run = simd::sse2_run;
-};
-#elif JVIEW_HAVE_NEON
-struct vector_kernels {
-  using scan = simd::neon_scanner;
-  using ws = simd::neon_ws;
-  using run = simd::neon_run;
-};
+using lexer::canonical_escape;
+using lexer::continues_token;
+using lexer::is_digit;
+using lexer::portable_kernels;
+using lexer::scan_string;
+#if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
+using lexer::vector_kernels;
 #endif
-
-// Bytes that may not directly follow a top-level number or literal (they would continue the token).
-[[gnu::always_inline]] inline bool continues_token(char c) noexcept {
-  return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '.' || c == '+' || c == '-';
-}
-
-// Scans a string body from p (the byte after the opening quote) to its closing quote, validating escapes and
-// UTF-8. On success p points at the closing quote. Returns ok or the error, with p at the offending byte.
-template <class K>
-[[gnu::always_inline]] inline error_code scan_string(const char*& p, const char* end, bool replace,
-                                                     std::size_t (*validate)(const char*, std::size_t) noexcept,
-                                                     std::uint8_t& flags) noexcept {
-  for (;;) {
-    p = K::scan::scan(p, end);
-    if (p == end) [[unlikely]]
-      return error_code::unterminated_string;
-    const unsigned char c = static_cast<unsigned char>(*p);
-    if (c == '"') [[likely]]
-      return error_code::ok;
-    if (c == '\\') {
-      flags |= node_flag::escapes;
-      const char* esc = p;
-      ++p;
-      if (p == end) return error_code::unterminated_string;
-      switch (*p) {
-        case '/':
-          flags |= node_flag::recoded;
-          [[fallthrough]];
-        case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
-          ++p;
-          continue;
-        case 'u': {
-          std::uint32_t cp;
-          if (!utf8::read_hex4(p + 1, end, cp)) {
-            p = esc;
-            return error_code::bad_unicode_escape;
-          }
-          if (!canonical_escape(esc)) flags |= node_flag::recoded;
-          p += 5;
-          if (cp >= 0xd800 && cp <= 0xdbff) {
-            std::uint32_t lo;
-            if (end - p >= 6 && p[0] == '\\' && p[1] == 'u' && utf8::read_hex4(p + 2, end, lo) && lo >= 0xdc00 &&
-                lo <= 0xdfff) {
-              p += 6;
-              continue;
-            }
-          } else if (cp < 0xdc00 || cp > 0xdfff) {
-            continue;
-          }
-          if (replace) {  // decoded as U+FFFD, as jq does
-            flags |= node_flag::bad_utf8;
-            continue;
-          }
-          p = esc;
-          return error_code::lone_surrogate;
-        }
-        default:
-          p = esc;
-          return error_code::bad_escape;
-      }
-    }
-    if (c < 0x20) return error_code::control_in_string;
-    if (c == 0x7f) {  // legal, but jq writes it as \u007f: take the slow writer path
-      flags |= node_flag::escapes | node_flag::recoded;
-      ++p;
-      continue;
-    }
-    // Non-ASCII: find where this run of text ends and validate all of it with the UTF-8 kernel in one call.
-    const char* q = K::run::find_end(p, end);
-    const std::size_t n = static_cast<std::size_t>(q - p);
-    const std::size_t bad = validate(p, n);
-    if (bad != n) [[unlikely]] {
-      if (!replace) {
-        p += bad;
-        return error_code::invalid_utf8;
-      }
-      flags |= node_flag::bad_utf8;  // decoded with U+FFFD replacements when used
-    }
-    p = q;
-  }
-}
 
 }  // namespace
 
@@ -304,56 +211,22 @@ value:
       goto after_value;
     }
     case 't':
-      if (end - p < 4 || p[1] != 'r' || p[2] != 'u' || p[3] != 'e') JVIEW_FAIL(error_code::bad_literal);
-      nodes[n] = node{kind::true_, 0, 0, off(p), 4, n + 1};
-      ++n;
-      p += 4;
-      goto after_value;
     case 'f':
-      if (end - p < 5 || p[1] != 'a' || p[2] != 'l' || p[3] != 's' || p[4] != 'e') JVIEW_FAIL(error_code::bad_literal);
-      nodes[n] = node{kind::false_, 0, 0, off(p), 5, n + 1};
+    case 'n': {
+      kind k;
+      const std::size_t len = lexer::match_literal(p, end, k);
+      if (len == 0) JVIEW_FAIL(error_code::bad_literal);
+      nodes[n] = node{k, 0, 0, off(p), static_cast<std::uint32_t>(len), n + 1};
       ++n;
-      p += 5;
+      p += len;
       goto after_value;
-    case 'n':
-      if (end - p < 4 || p[1] != 'u' || p[2] != 'l' || p[3] != 'l') JVIEW_FAIL(error_code::bad_literal);
-      nodes[n] = node{kind::null_, 0, 0, off(p), 4, n + 1};
-      ++n;
-      p += 4;
-      goto after_value;
+    }
     case '-': case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
       const char* s = p;
-      std::uint8_t flags = node_flag::integer;
-      if (*p == '-') {
-        flags |= node_flag::negative;
-        ++p;
-        if (p == end || !is_digit(*p)) JVIEW_FAIL(error_code::bad_number);
-      }
-      if (*p == '0') {
-        ++p;
-        if (p < end && is_digit(*p)) {
-          p = s;
-          JVIEW_FAIL(error_code::leading_zero);
-        }
-      } else {
-        do ++p;
-        while (p < end && is_digit(*p));
-      }
-      if (p < end && *p == '.') {
-        flags &= static_cast<std::uint8_t>(~node_flag::integer);
-        ++p;
-        if (p == end || !is_digit(*p)) JVIEW_FAIL(error_code::bad_number);
-        do ++p;
-        while (p < end && is_digit(*p));
-      }
-      if (p < end && (*p | 0x20) == 'e') {
-        flags &= static_cast<std::uint8_t>(~node_flag::integer);
-        ++p;
-        if (p < end && (*p == '+' || *p == '-')) ++p;
-        if (p == end || !is_digit(*p)) JVIEW_FAIL(error_code::bad_number);
-        do ++p;
-        while (p < end && is_digit(*p));
-      }
+      std::uint8_t flags;
+      err = lexer::scan_number(p, end, flags);
+      if (err != error_code::ok) [[unlikely]]
+        goto failed;
       nodes[n] = node{kind::number, flags, 0, off(s), static_cast<std::uint32_t>(p - s), n + 1};
       ++n;
       goto after_value;

@@ -4,28 +4,13 @@
 #include <cstdint>
 
 #include "core/document.hpp"
+#include "core/json_lexer.hpp"
 
 namespace jview::parse_detail {
 
-[[gnu::always_inline]] inline bool is_digit(char c) noexcept { return static_cast<unsigned char>(c - '0') < 10; }
-
-// True when jq writes the (valid) escape at p exactly as it is: \" \\ \b \f \n \r \t, and \u00xx in lowercase for
-// the control characters without a short form and for DEL (jq's "\\u%04x").
-[[gnu::always_inline]] inline bool canonical_escape(const char* p) noexcept {
-  switch (p[1]) {
-    case '"': case '\\': case 'b': case 'f': case 'n': case 'r': case 't':
-      return true;
-    case 'u': {
-      if (p[2] != '0' || p[3] != '0') return false;
-      const char h = p[4], l = p[5];
-      if (!((l >= '0' && l <= '9') || (l >= 'a' && l <= 'f'))) return false;
-      if (h == '0') return l != '8' && l != '9' && l != 'a' && l != 'c' && l != 'd';  // \b \t \n \f \r
-      return h == '1' || (h == '7' && l == 'f');
-    }
-    default:
-      return false;
-  }
-}
+// The lexical rules both use (core/json_lexer.hpp: also the --stream producer's).
+using lexer::canonical_escape;
+using lexer::is_digit;
 
 // Closing an object that the key table flagged as a candidate (parser::note_key): the exact test, now that its
 // members are all there. Clears the flag when no key repeats; true when one does.

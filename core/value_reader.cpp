@@ -25,6 +25,9 @@ constexpr std::size_t k_min_read = 256u << 10;
 // parsed twice, the first time within the first buffer), else for 4 times what has been read of it (parsed again
 // each time: at most a third more parsing).
 constexpr std::size_t k_read_rest = std::size_t{256} << 20;
+// Token by token (begin_tokens), the bytes kept before the next one when the buffer is compacted: an error's
+// excerpt shows the line up to 80 bytes before it (location_of).
+constexpr std::size_t k_excerpt_before = 80;
 // An error this close to the end of the buffer may be the cut's doing (an escape pair \ud83d\ude00 is 12 bytes, a
 // literal 5): the value is parsed again with the bytes after it.
 constexpr std::size_t k_cut_margin = 64;
@@ -88,7 +91,7 @@ void value_reader::restart(std::unique_ptr<byte_source> source) {
   buf_ = nullptr;
   len_ = pos_ = 0;
   base_offset_ = 0;
-  eof_ = bom_checked_ = false;
+  eof_ = bom_checked_ = tokens_ = false;
   values_ = 0;
   boundary_.reset();
   scan_at_ = 0;
@@ -119,10 +122,12 @@ bool value_reader::make_room() {
       dropped_from_ = base_offset_ + counted_;
     counted_ = pos_;
   }
-  const std::size_t pending = len_ - pos_;
+  // Token by token, the bytes just before pos_ stay too: an error's excerpt shows up to 80 of them.
+  const std::size_t from = tokens_ ? pos_ - std::min(pos_, k_excerpt_before) : pos_;
+  const std::size_t pending = len_ - from;
   const bool first = c.cap == 0;
   std::size_t cap;
-  if (!stream_) {
+  if (!stream_ && !tokens_) {
     cap = k_buffer;
     if (pending >= k_buffer / 2) {  // a large value (see k_read_rest)
       const std::uint64_t rest = src_->remaining_hint();
@@ -136,7 +141,7 @@ bool value_reader::make_room() {
   // small), otherwise continue in a new buffer and leave the old one to its holders.
   bool grown = true, moved = true;
   if (chunk_.use_count() <= 2 && c.data != nullptr && (c.cap >= cap || c.mapped != 0)) {
-    std::memmove(c.data, c.data + pos_, pending);
+    std::memmove(c.data, c.data + from, pending);
     if (c.cap < cap) {
       void* q = simd::remap_pages(c.data, c.mapped, cap);
       grown = q != nullptr;
@@ -165,17 +170,17 @@ bool value_reader::make_room() {
     }
     if (grown) {
       fresh->cap = cap;
-      if (pending > 0) std::memcpy(fresh->data, buf_ + pos_, pending);
+      if (pending > 0) std::memcpy(fresh->data, buf_ + from, pending);
       chunk_ = fresh;
       keep_ = fresh;
     }
   }
   if (moved) {
-    base_offset_ += pos_;
-    scan_at_ -= std::min(scan_at_, pos_);
+    base_offset_ += from;
+    scan_at_ -= std::min(scan_at_, from);
     len_ = pending;
-    pos_ = 0;
-    counted_ = 0;
+    pos_ -= from;
+    counted_ = pos_;
     buf_ = chunk_->data;
   }
   if (!grown) {
@@ -261,6 +266,21 @@ void value_reader::check_bom() {
   while (len_ - pos_ < 3 && prefix() && fill()) {
   }
   if (len_ - pos_ >= 3 && prefix()) pos_ = counted_ = pos_ + 3;
+}
+
+void value_reader::begin_tokens() {
+  tokens_ = true;
+  if (!bom_checked_) check_bom();
+}
+
+void value_reader::read_line_after(std::size_t at) {
+  // As location_of shows it: up to 80 bytes after the error, to the end of its line.
+  for (;;) {
+    const std::size_t from = pos_ + at;
+    const std::size_t have = len_ > from ? len_ - from : 0;
+    if (have >= 81 || std::memchr(buf_ + std::min(from, len_), '\n', have) != nullptr) return;
+    if (!fill()) return;
+  }
 }
 
 value_reader::status value_reader::fail_io() {
@@ -419,12 +439,16 @@ bool value_reader::newline_after_buffer() const {
 }
 
 source_location value_reader::location() const {
+  if (error_at_start_) return source_location{};
+  return location_of(std::min(error_pos_, len_));
+}
+
+source_location value_reader::location_of(std::size_t at) const {
   source_location loc;
-  if (error_at_start_) return loc;
-  const std::size_t at = std::min(error_pos_, len_);
   count_lines_to(at);
   loc.line = lines_.line();
   loc.column = lines_.column();
+  loc.byte_column = lines_.byte_column();
   loc.byte_offset = base_offset_ + at;
   // The line's text around the error: at most 80 bytes before it and 80 after.
   std::size_t ls = at;

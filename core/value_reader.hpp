@@ -29,6 +29,7 @@ struct source_location {
   std::uint64_t byte_offset = 0;  // from the start of the input
   std::string line_text;          // the line (at most ~200 bytes around the column), without its newline
   std::uint64_t caret = 0;        // column of the error within line_text (0-based, in characters)
+  std::uint64_t byte_column = 1;  // 1-based, in bytes (jq's column, which counts bytes)
 };
 
 // jq 1.8's own reading of a text that failed to parse (core/filter/jq_json.cpp, a reader written after jq's): its
@@ -98,11 +99,29 @@ class value_reader {
   parse_error error() const noexcept { return error_; }
   const std::string& io_error() const noexcept { return io_error_; }  // set when error_.code == io_error
   source_location location() const;
-  // After next() returned error: the failed value's bytes (from where the reader stood, whitespace included) up to
-  // the error's position, in the reader's buffer (valid until the reader moves on; source_keepalive() keeps them).
-  std::string_view failed_text() const noexcept {
-    return {buf_ + pos_, error_pos_ > pos_ ? std::min(error_pos_, len_) - pos_ : 0};
+
+  // Token by token instead of value by value (--stream: core/stream_events.hpp frames its own tokens). begin_tokens()
+  // first (it skips a byte order mark); then window() is the bytes not yet done with (valid until the next
+  // read_more() or consume()), at_input_end() whether the input has no more after them, consume(n) drops the first
+  // n (their memory is reused: a value of any size is read in a buffer the size of its largest token), and
+  // read_more() appends what arrives next (false when nothing did: the end, or a read error: io_error()). fail(e)
+  // makes the error e, at window offset e.offset, this input's (error(), location()); at_start: reported at 1:1.
+  void begin_tokens();
+  std::string_view window() const noexcept { return {buf_ + pos_, len_ - pos_}; }
+  bool at_input_end() const noexcept { return eof_; }
+  void consume(std::size_t n) noexcept { pos_ += n; }
+  bool read_more() { return fill(); }
+  void fail(parse_error e, bool at_start = false) noexcept {
+    error_ = e;
+    error_pos_ = pos_ + e.offset;
+    error_at_start_ = at_start;
   }
+  // Reads on until window offset `at` is followed by the rest of its line (up to the 80 bytes an excerpt shows),
+  // or the input ends: an error's location() then has its line's text.
+  void read_line_after(std::size_t at);
+  // The position of window offset `at` (as location() gives an error's). Lines are counted forward: ask for
+  // positions in order.
+  source_location location_at(std::size_t at) const { return location_of(pos_ + at); }
   // How far the reader has got: the bytes of the input before the next unparsed one (for a progress line).
   std::uint64_t bytes_consumed() const noexcept { return base_offset_ + pos_; }
   // Keeps the bytes the last document points into alive (give it to whoever keeps views past the next call).
@@ -132,12 +151,14 @@ class value_reader {
   // dropped uncounted read again first.
   void count_lines_to(std::size_t at) const;
   void count_dropped_lines() const;
+  source_location location_of(std::size_t at) const;  // of buf_ + at
   bool newline_after_buffer() const;
 
   parser parser_;
   std::string name_;
   std::unique_ptr<byte_source> src_;
   bool stream_ = false;         // src_ is a stream: values are framed as they arrive
+  bool tokens_ = false;         // begin_tokens(): the buffer holds a token, not a value (make_room)
   void (*before_block_)(void*) = nullptr;
   void* before_block_ctx_ = nullptr;
   bool rs_ = false;             // set_record_separators

@@ -174,15 +174,18 @@ class program_impl final : public program {
   ~program_impl() override;
 
   // The evaluation stack: a large reserved region (pages are committed only as deep recursion touches them), so
-  // jq programs can recurse as deep as jq's heap-allocated stack allows them to.
+  // jq programs can recurse as deep as jq's heap-allocated stack allows them to (eval_run.cpp).
   char* eval_stack_ = nullptr;
   std::size_t eval_stack_size_ = 0;
 };
 
 class interp {
  public:
-  // `stack_limit`: the lowest stack address evaluation may reach (null: the running thread's own stack).
-  interp(program_impl& prog, input_provider* inputs, const run_callbacks& cb, char* stack_limit = nullptr);
+  // `stack_limit`: the lowest stack address evaluation may reach (null: the running thread's own stack);
+  // `stack_deep`: above it, the part of the stack ordinary programs stay in (went_deep() tells whether the run went
+  // below it; null: no such part).
+  interp(program_impl& prog, input_provider* inputs, const run_callbacks& cb, char* stack_limit = nullptr,
+         char* stack_deep = nullptr);
 
   st eval(const node* n, const value& in, const env* e, sink k);
   st eval_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
@@ -202,12 +205,18 @@ class interp {
     return eval_path(call->args[i], p, in, e, k);
   }
 
-  // Fails unless the stack has room for more nesting (deep recursion in jq code must not crash).
+  // Fails unless the stack has room for more nesting (deep recursion in jq code must not crash). One compare while
+  // the run stays in the stack's first part; past it, the limit itself (and the run is noted as deep).
   bool stack_ok() const noexcept {
     char probe;
+    if (&probe > stack_check_) [[likely]]
+      return true;
+    went_deep_ = true;
+    stack_check_ = stack_limit_;
     return &probe > stack_limit_;
   }
   st stack_overflow();
+  bool went_deep() const noexcept { return went_deep_; }
 
   value err;
   std::uint64_t brk_label = 0;
@@ -271,6 +280,8 @@ class interp {
   st foreach_path(const node* n, const path_link* p, const value& in, const env* e, psink k);
 
   char* stack_limit_;
+  mutable char* stack_check_;       // stack_ok compares with this: the deep part's start, then stack_limit_
+  mutable bool went_deep_ = false;
   bool body_downstream_error_ = false;  // ?// alternatives: the last body's error came from its continuation
 };
 

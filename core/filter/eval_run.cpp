@@ -7,8 +7,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
+#include <new>
 
 #include "core/filter/eval.hpp"
 #include "core/sanitizer.hpp"
@@ -46,8 +48,12 @@ char* stack_floor() {
 
 }  // namespace
 
-interp::interp(program_impl& p, input_provider* in, const run_callbacks& c, char* stack_limit)
-    : prog(p), inputs(in), cb(c), stack_limit_(stack_limit != nullptr ? stack_limit : stack_floor()) {}
+interp::interp(program_impl& p, input_provider* in, const run_callbacks& c, char* stack_limit, char* stack_deep)
+    : prog(p),
+      inputs(in),
+      cb(c),
+      stack_limit_(stack_limit != nullptr ? stack_limit : stack_floor()),
+      stack_check_(stack_deep != nullptr ? stack_deep : stack_limit_) {}
 
 st interp::stack_overflow() { return fail("Maximum recursion depth exceeded (stack overflow)"); }
 
@@ -116,8 +122,31 @@ namespace jview::filter::detail {
 
 namespace {
 
-constexpr std::size_t k_eval_stack_size = std::size_t{256} << 20;  // reserved, committed on use
+// The evaluation stack is reserved, and committed as recursion touches it. A level of recursion of a jq function
+// takes about 1.2 KB of it (`def g: if . == 0 then 0 else (.-1|g)+1 end`: 256 MiB held 210,000 levels), so 2 GiB
+// hold about 1.7 million, beyond the 10^6 jq 1.8 reaches in about 150 MB of heap. A runaway recursion touches all
+// of it before it fails (then frees it): at most half the machine's memory, then, and under `ulimit -v` at most a
+// quarter of the address space allowed, but not under 256 MiB (or nothing: the thread's own stack), so that most
+// of the address space stays for the data.
+constexpr std::size_t k_eval_stack_max = std::size_t{2} << 30;
+constexpr std::size_t k_eval_stack_min = std::size_t{256} << 20;
 constexpr std::size_t k_eval_stack_margin = std::size_t{2} << 20;  // room for natives below the depth check
+// Its first part (from the top), where ordinary programs stay, on ordinary pages; below it on transparent huge pages
+// (a deep recursion faults in 2 MiB at a time, not 4 KiB: 10 µs each on the VMs we measure), and given back after
+// a run that went there.
+constexpr std::size_t k_eval_stack_shallow = std::size_t{8} << 20;
+
+std::size_t eval_stack_size() noexcept {
+  std::uint64_t room = ~std::uint64_t{0};
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) room = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2;
+  rlimit rl{};
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    room = std::min<std::uint64_t>(room, rl.rlim_cur / 4);
+  std::size_t size = k_eval_stack_max;
+  while (size > k_eval_stack_min && size > room) size /= 2;
+  return size;
+}
 
 struct run_context {
   program_impl* prog = nullptr;
@@ -125,6 +154,8 @@ struct run_context {
   input_provider* inputs = nullptr;
   const run_callbacks* cb = nullptr;
   char* limit = nullptr;
+  char* deep = nullptr;  // below it: the deep part of the evaluation stack
+  bool went_deep = false;
   st status = st::ok;
   value err;
   bool halted = false;
@@ -136,7 +167,7 @@ struct run_context {
 void run_body(void* p) {
   auto* ctx = static_cast<run_context*>(p);
   try {
-    interp I(*ctx->prog, ctx->inputs, *ctx->cb, ctx->limit);
+    interp I(*ctx->prog, ctx->inputs, *ctx->cb, ctx->limit, ctx->deep);
     // A stop for lost output unwinds as `halt` does (nothing catches it) with no halt code: run() sees a normal end.
     auto emit = [&](const value& v) -> st {
       ctx->cb->emit(v);
@@ -145,6 +176,7 @@ void run_body(void* p) {
       return st::ok;
     };
     ctx->status = I.eval(ctx->prog->main, *ctx->input, nullptr, make_sink(emit));
+    ctx->went_deep = I.went_deep();
     ctx->err = std::move(I.err);
     ctx->halted = I.halted;
     ctx->halt_code = I.halt_code;
@@ -164,14 +196,33 @@ namespace {
 // One spare evaluation stack per process, as the parser keeps its key table: the next program takes it instead of
 // mapping a fresh one (its first page written again means new page tables), and the last one is left to the
 // process's exit, not unmapped (a munmap of the reservation took 20-50 µs of `jview -n 1`).
-std::atomic<char*> g_spare_eval_stack{nullptr};
+struct spare_stack {
+  char* base;
+  std::size_t size;
+};
+std::atomic<spare_stack*> g_spare_eval_stack{nullptr};
+
+// A fresh evaluation stack: `size` reserved (with a guard page at its bottom), or null.
+char* map_eval_stack(std::size_t size) {
+  void* mem = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                   -1, 0);
+  if (mem == MAP_FAILED) return nullptr;
+  char* base = static_cast<char*>(mem);
+  mprotect(base, 4096, PROT_NONE);  // guard page
+  if (size > 2 * k_eval_stack_shallow) madvise(base, size - k_eval_stack_shallow, MADV_HUGEPAGE);
+  return base;
+}
 
 }  // namespace
 
 program_impl::~program_impl() {
   if (eval_stack_ == nullptr) return;
-  char* none = nullptr;
-  if (!g_spare_eval_stack.compare_exchange_strong(none, eval_stack_)) munmap(eval_stack_, eval_stack_size_);
+  auto* spare = new (std::nothrow) spare_stack{eval_stack_, eval_stack_size_};
+  spare_stack* none = nullptr;
+  if (spare == nullptr || !g_spare_eval_stack.compare_exchange_strong(none, spare)) {
+    delete spare;
+    munmap(eval_stack_, eval_stack_size_);
+  }
 }
 
 bool program_impl::is_identity() const { return fast_paths && main != nullptr && main->o == op::identity; }
@@ -187,20 +238,24 @@ bool program_impl::run(const value& input, input_provider* inputs, const run_cal
   ctx.cb = &cb;
   ctx.limit = nullptr;
 #ifdef JVIEW_STACK_SWITCH
-  if (eval_stack_ == nullptr && (eval_stack_ = g_spare_eval_stack.exchange(nullptr)) != nullptr)
-    eval_stack_size_ = k_eval_stack_size;
   if (eval_stack_ == nullptr) {
-    void* mem = mmap(nullptr, k_eval_stack_size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (mem != MAP_FAILED) {
-      eval_stack_ = static_cast<char*>(mem);
-      eval_stack_size_ = k_eval_stack_size;
-      mprotect(eval_stack_, 4096, PROT_NONE);  // guard page
+    if (spare_stack* spare = g_spare_eval_stack.exchange(nullptr)) {
+      eval_stack_ = spare->base;
+      eval_stack_size_ = spare->size;
+      delete spare;
     }
   }
+  // (A smaller one when the mapping fails: strict overcommit accounting counts even a reservation.)
+  for (std::size_t size = eval_stack_size(); eval_stack_ == nullptr && size >= k_eval_stack_min; size /= 2)
+    if ((eval_stack_ = map_eval_stack(size)) != nullptr) eval_stack_size_ = size;
   if (eval_stack_ != nullptr) {
     ctx.limit = eval_stack_ + k_eval_stack_margin;
-    jview_filter_call_on_stack(eval_stack_ + eval_stack_size_, run_body, &ctx);
+    char* const top = eval_stack_ + eval_stack_size_;
+    if (eval_stack_size_ > 2 * k_eval_stack_shallow) ctx.deep = top - k_eval_stack_shallow;
+    jview_filter_call_on_stack(top, run_body, &ctx);
+    // A deep recursion's pages go back now (the next inputs rarely need them): the process's size is that of its
+    // data again.
+    if (ctx.went_deep) madvise(eval_stack_, eval_stack_size_ - k_eval_stack_shallow, MADV_DONTNEED);
   } else {
     run_body(&ctx);
   }

@@ -49,6 +49,16 @@ value value::number_literal(double d, std::string text) {
   return value(kind::number, rep_literal, 0, new detail::lit_box(d, std::move(text)));
 }
 
+value value::input_number(double d, std::string text) {
+  auto* b = new detail::lit_box(d, std::move(text));
+  b->as_read = true;
+  return value(kind::number, rep_literal, 0, b);
+}
+
+bool value::literal_as_read() const noexcept {
+  return rep_ == rep_literal && static_cast<detail::lit_box*>(box_)->as_read;
+}
+
 value value::string(std::string s) { return value(kind::string, rep_string, 0, new detail::str_box(std::move(s))); }
 
 value value::view(std::shared_ptr<const document> doc, std::uint32_t index) {

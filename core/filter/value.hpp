@@ -60,6 +60,7 @@ struct doc_box : box {
 struct lit_box : box {
   double d;
   std::string text;
+  bool as_read = false;  // value::input_number
   lit_box(double v, std::string t) : box(box_type::literal), d(v), text(std::move(t)) {}
 };
 
@@ -120,6 +121,10 @@ class value {
   }
   // A number that prints as `text` while unchanged (program literals, tonumber).
   static value number_literal(double d, std::string text);
+  // A number read from JSON input as `text` outside a document (--stream's leaves): as a view's, written as read
+  // and in jq's canonical form by tojson (1e2 -> 1E+2).
+  static value input_number(double d, std::string text);
+  bool literal_as_read() const noexcept;
   // A number from a literal whose text is exactly its shortest form (1, 0.5): inline, but still a literal for
   // jq's literal arithmetic (negating literal 0 gives 0, not -0).
   static value number_exact(double d) noexcept {

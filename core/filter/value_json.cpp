@@ -194,7 +194,7 @@ void append_number(std::string& out, const value& v) {
   std::string_view lit = v.literal();
   if (lit.empty()) {
     append_double(out, v.number());
-  } else if (!v.is_view() || plain_integer(lit)) {
+  } else if (!(v.is_view() || v.literal_as_read()) || plain_integer(lit)) {
     out.append(lit);  // program literals are canonical already
   } else {
     out += canonical_number(lit);  // jq 1.8 prints input literals in decNumber's form (1e2 -> 1E+2)

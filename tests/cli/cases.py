@@ -153,20 +153,51 @@ def cases(shared):
             "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 18:\n    if 1 then 2 | # c\n"
             "                     ^\njview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 1:\n"
             "    if 1 then 2 | # c\n    ^^^^^^^^^^^^^^^^^\njview: 2 compile errors\n")),
-        # --stream-errors (jq 1.8): --stream, and a parse error is the event [message, path] (exit 0); the input ends there.
+        # --stream-errors (jq 1.8): --stream, and a parse error is the event [message, path] (exit 0) in jq's words,
+        # found where jq finds it; reading goes on at the next line, as jq's does.
         c("stream-errors", ["--stream-errors", "-c", "."], "[1,[2,3]] [4,",
-          stdout='[[0],1]\n[[1,0],2]\n[[1,1],3]\n[[1,1]]\n[[1]]\n[[0],4]\n["<stdin>:1:14: unexpected end of input",[1]]\n',
+          stdout='[[0],1]\n[[1,0],2]\n[[1,1],3]\n[[1,1]]\n[[1]]\n[[0],4]\n["Unfinished JSON term at EOF at line 1, column 13",[1]]\n',
           stderr=""),
         c("stream-errors path in an object", ["--stream-errors", "-c", "."], '{"a":1,"b"',
-          stdout='[["a"],1]\n["<stdin>:1:11: unexpected end of input",[null]]\n'),
+          stdout='[["a"],1]\n["Unfinished JSON term at EOF at line 1, column 10",[null]]\n'),
         c("stream-errors path after a key", ["--stream-errors", "-c", "."], '{"a":{"b":',
-          stdout='["<stdin>:1:11: unexpected end of input",["a","b"]]\n'),
+          stdout='["Unfinished JSON term at EOF at line 1, column 10",["a","b"]]\n'),
         c("stream-errors at the top level", ["--stream-errors", "-c", "."], '1 x [2]',
-          stdout='[[],1]\n["<stdin>:1:3: unexpected character",[]]\n'),
+          stdout='[[],1]\n["Invalid numeric literal at line 1, column 4",[]]\n'),
+        # jq's words and positions (bytes), where jq's parser finds the error: later than the strict reader at times.
+        *[c(f"stream-errors in jq's words: {text}", ["--stream-errors", "-c", "."], text, stdout=out, stderr="")
+          for text, out in (
+              ("[1 2]", '["Expected separator between values at line 1, column 5",[0]]\n'),
+              ('{"a":tru}', '["Invalid literal at line 1, column 9",["a"]]\n'),
+              ('{"a":"\\x"}', '["Invalid escape at line 1, column 9",["a"]]\n'),
+              ("[1,2]]", '[[0],1]\n[[1],2]\n[[1]]\n["Unmatched \']\' at the top-level at line 1, column 6",[]]\n'),
+              ('{"a":[1,{"b":2}}', '[["a",0],1]\n[["a",1,"b"],2]\n[["a",1,"b"]]\n'
+               '["Unmatched \'}\' in the middle of an array at line 1, column 16",["a",1]]\n'),
+              ("1]", '["Unmatched \']\' at the top-level at line 1, column 2",[]]\n'),
+              ("[truex]", '["Invalid literal at line 1, column 7",[0]]\n'),
+              ('{"a":1 "b":2}', '["Expected separator between values at line 1, column 10",["a"]]\n'),
+              ('{"a":1,[2]}', '[["a"],1]\n["Expected string key after \',\' in object, not \'[\' at line 1, column 8",[null]]\n'),
+              ("{1:2}", '["Object keys must be strings at line 1, column 3",[null]]\n'),
+              ('["\u00e9" x', '["Invalid numeric literal at EOF at line 1, column 7",[0]]\n'),
+              ('["a\x01"]', '["Invalid string: control characters from U+0000 through U+001F must be escaped at line 1, '
+               'column 5",[0]]\n'))],
+        # jq 1.8's reader (fromjson of invalid JSON, --lenient) rejects a raw control character in a string too.
+        c("fromjson: a raw control character, in jq's words", ["-n", "-c", '"[\\"a\\u0001\\"]" | try fromjson catch .'], "",
+          stdout='"Invalid string: control characters from U+0000 through U+001F must be escaped at line 1, column 5 '
+                 '(while parsing \'[\\"a\\u0001\\"]\')"\n'),
+        # What jq accepts and jview does not (strict JSON): jview's words, at the byte jview stops at.
+        c("stream-errors: what jq would read, in jview's words", ["--stream-errors", "-c", "."], "[1,01]",
+          stdout='[[0],1]\n["invalid number: leading zero at line 1, column 4",[1]]\n'),
+        # After an error jq reads on at its next line (the rest of the line it read is dropped), with a fresh parser;
+        # jview too. Lines then count from the input's start (jq's count leaves out the newlines it dropped: "line 2").
+        c("stream-errors: reading goes on at the next line", ["--stream-errors", "-c", "."],
+          '[1,] [5]\n[2]\n{"a" 1}\n[3]',
+          stdout='[[0],1]\n["Expected another array element at line 1, column 4",[1]]\n[[0],2]\n[[0]]\n'
+                 '["Expected separator between values at line 3, column 7",[null]]\n[[0],3]\n[[0]]\n'),
         c("stream-errors without error is --stream", ["--stream-errors", "-c", "."], '[1,{}]',
           stdout='[[0],1]\n[[1],{}]\n[[1]]\n'),
         c("stream-errors slurped", ["--stream-errors", "-s", "-c", "."], '[1] [2',
-          stdout='[[[0],1],[[0]],["<stdin>:1:7: unexpected end of input",[0]]]\n'),
+          stdout='[[[0],1],[[0]],["Unfinished JSON term at EOF at line 1, column 6",[0]]]\n'),
         # --- Colour.
         c("colour default", ["-C", "."], NESTED, stdout=(
             f'{ESC}[1;39m{{{ESC}[0m\n'

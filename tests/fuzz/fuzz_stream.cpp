@@ -1,5 +1,7 @@
 // tests/fuzz/fuzz_stream.cpp: libFuzzer target: the value reader over a pipe fed in random piece sizes must give
-// the same values and the same error (code, byte offset, line, column) as over the same bytes as one mapped file.
+// the same values and the same error (code, byte offset, line, column) as over the same bytes as one mapped file;
+// and --stream's events over such a pipe (core/input_stream, core/stream_events) must be those of the values parsed
+// whole and walked, with the parser's error, whatever the piece sizes (tests/fuzz/stream_check.hpp).
 // Single-threaded and deterministic: the reader's before-block hook (called when the pipe is empty and a read would
 // block) writes the next piece, or closes the pipe at the end, so every read(2) returns exactly one piece.
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 
 #include "core/value_reader.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
+#include "tests/fuzz/stream_check.hpp"
 
 using namespace jview;
 
@@ -104,5 +107,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (f.fd >= 0) ::close(f.fd);
   ::close(fds[0]);
   if (mapped_result != piped_result) fuzz::fail("pipe and mapped file disagree", mapped_result, piped_result);
+
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  const std::string events = stream_check::piped(bytes, parse_options{}, h, max_piece);
+  const std::string want = stream_check::reference(bytes, parse_options{});
+  if (stream_check::without_failed_value(events) != want)
+    fuzz::fail("--stream events differ from the parsed values' walk", stream_check::without_failed_value(events), want);
+  const std::string in_one_piece = stream_check::piped(bytes, parse_options{}, h, 60000);
+  if (events != in_one_piece) fuzz::fail("--stream events depend on the pieces", events, in_one_piece);
   return 0;
 }

@@ -366,9 +366,13 @@ def deep_nesting(s):
            ".[0][0][0]|length", deep), stdout=b"1\n")
     s.case("10^6 nested arrays with --max-depth: walk (native, issue 25.12)", s.jv("--max-depth", "2000000", "-c",
            "walk(.)|length", deep), stdout=b"1\n", stderr=b"")
-    s.case("10^6 nested arrays with --max-depth: a jq-defined recursion fails cleanly", s.jv(
-           "--max-depth", "2000000", "-c", "def w: if type == \"array\" then map(w) else . end; w | length", deep),
+    rec_w = "def w: if type == \"array\" then map(w) else . end; w | length"
+    s.case("ulimit -v 1000 MB: 10^6 nested arrays with --max-depth: a jq-defined recursion fails cleanly", s.jv(
+           "--max-depth", "2000000", "-c", rec_w, deep), preexec=limit_memory(1000),
            stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
+    half = s.write("deep4e5.json", b"[" * 400000 + b"]" * 400000)
+    s.case("4 * 10^5 nested arrays: a jq-defined recursion over them (issue 25.12)",
+           s.jv("--max-depth", "2000000", "-c", rec_w, half), stdout=b"1\n", stderr=b"", timeout=60)
     s.case("10^6 nested arrays with --max-depth: tojson", s.jv("--max-depth", "2000000", "tojson|length", deep),
            exit=0, stdout_re=rb"^\d+\n$")
     s.case("a constructed value 10^5 deep is written",
@@ -538,6 +542,49 @@ def hash_flooding(s):
     dup = s.write("flooddup.json", object_text(keys, b',"%s":-1' % keys[0]))
     s.case("131072 colliding keys, one repeated", s.jv("-c", "[length, .[keys_unsorted[0]], (to_entries | .[0].value)]",
            dup), stdout=b"[131072,-1,-1]\n", max_seconds=6)
+
+
+def deep_recursion(s):
+    """jq programs that recurse 10^5-10^6 levels deep (issue 25.12), which jq 1.8 runs on its heap-allocated stack.
+    jview's evaluation stack is reserved for about 1.7 million levels of a simple jq function and committed as it is
+    used (core/filter/eval_run.cpp); builtins that recurse on a value's depth are iterative or fail as jq 1.8 does.
+    Under `ulimit -v` the stack takes at most a quarter of the address space allowed (at least 256 MiB, else the
+    thread's own stack): a recursion too deep for it fails cleanly."""
+    n = 10 ** 6
+    deep = "reduce range(%d) as $i (0; [.])" % n
+    # The stack is at most half the machine's memory: 2 GiB from 4 GiB of memory on (up to 1.7 GB is used here).
+    if os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") < 4 << 30:
+        print("SKIPPED: hostile: 10^6 levels of recursion: less than 4 GiB of memory")
+        n = 0
+    for name, prog, out in () if n == 0 else (
+            ("tail recursion", "def f: if . < %d then .+1|f else . end; 0|f" % n, b"1000000\n"),
+            ("non-tail recursion", "def g: if . == 0 then 0 else (.-1|g)+1 end; %d|g" % n, b"1000000\n"),
+            ("recurse(f) as a generator", "[0 | recurse(if . < %d then .+1 else empty end)] | length" % n,
+             b"1000001\n"),
+            ("recurse(f; cond)", "[0 | recurse(. + 1; . < %d)] | length" % n, b"1000000\n"),
+            ("limit of repeat", "[limit(%d; repeat(1))] | length" % n, b"1000000\n"),
+            ("range/3", "[range(0; %d; 1)] | length" % n, b"1000000\n"),
+            ("while", "[while(. < %d; . + 1)] | length" % n, b"1000000\n"),
+            ("until", "0 | until(. >= %d; . + 1)" % n, b"1000000\n"),
+            ("[..] of a value 10^6 deep", deep + " | [..] | length", b"1000001\n"),
+            ("flatten of a value 10^6 deep", deep + " | flatten | length", b"1\n"),
+            ("== of values 10^6 deep", deep + " | . == .", b"true\n"),
+            ("tojson of a value 10^6 deep (cut at 10000, as jq)", deep + " | tojson | length", b"20021\n")):
+        s.case(f"10^6 levels: {name}", s.jv("-nc", prog), stdout=out, stderr=b"", timeout=60)
+    # jq 1.8 fails on these too: a clean error.
+    for name, prog, msg in () if n == 0 else (("sort", "[%s, %s] | sort" % (deep, deep), rb"Comparison too deep"),
+                            ("getpath", deep + " | getpath([range(%d) | 0])" % n, rb"Path too deep"),
+                            ("tostream", deep + " | [tostream] | length",
+                             rb"Path too deep|Maximum recursion depth exceeded")):
+        s.case(f"10^6 levels: {name} fails as in jq", s.jv("-nc", prog), stdout=b"", exit=5, stderr_re=msg,
+               timeout=60)
+    g = "def g: if . == 0 then 0 else (.-1|g)+1 end; %d|g"
+    s.case("ulimit -v 1000 MB: 10^5 levels of recursion run", s.jv("-n", g % 10 ** 5), preexec=limit_memory(1000),
+           stdout=b"100000\n", stderr=b"")
+    s.case("ulimit -v 1000 MB: 10^6 levels of recursion: a clean error", s.jv("-n", g % 10 ** 6),
+           preexec=limit_memory(1000), stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
+    s.case("ulimit -v 200 MB: 10^5 levels of recursion: a clean error", s.jv("-n", g % 10 ** 5),
+           preexec=limit_memory(200), stdout=b"", exit=5, stderr_re=rb"Maximum recursion depth exceeded")
 
 
 def linear_memory_builtins(s):
@@ -1089,6 +1136,42 @@ def out_of_memory(s):
            stdout=b"%d\n" % count, exit=0, stderr=b"")
 
 
+def stream_memory(s):
+    """--stream in memory bounded by the largest leaf (issue 25.13): the events come as the bytes arrive and no
+    value is held whole. Each under a 64 MB cap of address space (before: 1.2 GB for the strings from a file,
+    212 MB from a pipe, 203 MB for the leaves; jq 1.8: 14 MB)."""
+    strings = s.write("strings40x5m.json", b"[" + b",".join([b'"' + b"x" * 5000000 + b'"'] * 40) + b"]")
+    prog = "select(length == 2) | .[1] | length"
+    s.case("ulimit -v 64 MB: --stream over 40 strings of 5 MB", s.jv("-c", "--stream", prog, strings),
+           preexec=limit_memory(64), stdout=b"5000000\n" * 40, stderr=b"")
+    with open(s.path(strings), "rb") as f:
+        s.case("ulimit -v 64 MB: --stream over 40 strings of 5 MB on stdin", s.jv("-c", "--stream", prog),
+               stdin_file=f, preexec=limit_memory(64), stdout=b"5000000\n" * 40, stderr=b"")
+    n = 10 ** 7
+    leaves = s.write("leaves1e7.json", b"[" + b"1," * (n - 1) + b"1]")
+    count = "reduce (inputs | select(length == 2)) as $e (0; . + $e[1])"
+    s.case("ulimit -v 64 MB: --stream over an array of 10^7 leaves", s.jv("-n", "--stream", count, leaves),
+           preexec=limit_memory(64), stdout=b"%d\n" % n, stderr=b"")
+    deep = s.write("deep1e4.json", b"[" * 10000 + b'"x"' + b"]" * 10000)
+    s.case("ulimit -v 64 MB: --stream over 10^4 nested arrays (jq's depth)",
+           s.jv("-nc", "--stream", "[inputs | length] | [length, add]", deep),
+           preexec=limit_memory(64), stdout=b"[10001,10002]\n", stderr=b"")
+    # A value is not waited for: its events come out as its bytes arrive (here: before its end is sent).
+    p = subprocess.Popen(s.jv("-c", "--stream", "."), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdin.write(b'[1,{"a":')
+    p.stdin.flush()
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    first = p.stdout.readline() if ready else b""
+    p.stdin.write(b"2}]")
+    p.stdin.close()
+    rest = p.stdout.read()
+    p.wait(timeout=TIMEOUT)
+    s.record("--stream: a value's first events before the rest of it is sent",
+             [] if first == b"[[0],1]\n" and rest == b'[[1,"a"],2]\n[[1,"a"]]\n[[1]]\n'
+             else [f"{first!r} then {rest!r}"])
+
+
 def compressed_bombs(s):
     """Compressed input that decodes to far more than it is (issue 20): memory stays bounded by the decoder's blocks
     and the reader's buffer; a value that cannot fit is `FILE: out of memory`, after the values before it."""
@@ -1211,10 +1294,10 @@ def main():
         s = Suite(os.path.abspath(args.jview), os.path.abspath(args.shared), tmp, args.only)
         s.verbose = args.verbose
         for group in (empty_and_whitespace, nul_bytes, invalid_utf8_everywhere, truncation_everywhere,
-                      deep_nesting, big_values, duplicate_keys, key_lookups, hash_flooding, linear_memory_builtins,
+                      deep_nesting, deep_recursion, big_values, duplicate_keys, key_lookups, hash_flooding, linear_memory_builtins,
                       base64d_replacement, module_names, seq_input_resync,
                       files_that_are_not_files, unreadable, shrinking_file, programs, long_programs,
-                      closed_and_full_outputs, out_of_memory, compressed_bombs, slow_pipes):
+                      closed_and_full_outputs, out_of_memory, stream_memory, compressed_bombs, slow_pipes):
             t = time.monotonic()
             group(s)
             if args.verbose:

@@ -246,8 +246,11 @@ bool program_impl::run(const value& input, input_provider* inputs, const run_cal
     }
   }
   // (A smaller one when the mapping fails: strict overcommit accounting counts even a reservation.)
-  for (std::size_t size = eval_stack_size(); eval_stack_ == nullptr && size >= k_eval_stack_min; size /= 2)
-    if ((eval_stack_ = map_eval_stack(size)) != nullptr) eval_stack_size_ = size;
+  // (Sized only when one is to be mapped: eval_stack_size()'s system calls cost more than a small program's run.)
+  if (eval_stack_ == nullptr) {
+    for (std::size_t size = eval_stack_size(); eval_stack_ == nullptr && size >= k_eval_stack_min; size /= 2)
+      if ((eval_stack_ = map_eval_stack(size)) != nullptr) eval_stack_size_ = size;
+  }
   if (eval_stack_ != nullptr) {
     ctx.limit = eval_stack_ + k_eval_stack_margin;
     char* const top = eval_stack_ + eval_stack_size_;

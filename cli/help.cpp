@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "core/edit_distance.hpp"
+
 namespace jview::cli {
 
 namespace {
@@ -60,21 +62,6 @@ constexpr example examples[] = {
 constexpr std::string_view exit_statuses =
     "Exit status: 0 success, 1 the last output false or null with -e (or a file failed a check), 2 a usage or "
     "system error, 3 FILTER does not compile, 4 no output with -e, 5 a runtime error or invalid JSON input.";
-
-// Optimal string alignment distance: insertions, deletions, substitutions and transpositions of adjacent letters.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
 
 }  // namespace
 

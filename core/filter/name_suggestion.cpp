@@ -1,6 +1,8 @@
 // core/filter/name_suggestion.cpp: the defined functions nearest to an undefined one (name_suggestion.hpp).
 #include "core/filter/name_suggestion.hpp"
 
+#include "core/edit_distance.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -8,20 +10,6 @@
 namespace jview::filter::detail {
 
 namespace {
-
-// Optimal string alignment distance: insertions, deletions, substitutions and swaps of adjacent characters.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.size()][b.size()];
-}
 
 // "a", "a or b", "a, b or c".
 std::string join_or(const std::vector<std::string>& items) {

@@ -9,7 +9,8 @@
   commands.svg
       whole commands: the wall time of jq 1.6, jq 1.8 and gojq as a multiple of jview's, per command and file.
   threads.svg
-      `jview-threads-N` rows (when a run has them): speed-up over one thread against N, one line per workload
+      `jview-threads-N` rows, or the --huge rows `jview`, `jview-t2`, `jview-tall` (when a run has them): speed-up
+      over one thread against N, one line per workload
       and file. Left out when there are no such rows.
 
 Each chart is drawn from the rows that exist: an engine, a file or a whole chart without rows is left out and
@@ -152,15 +153,25 @@ def commands_chart(plt, rows, machine, out):
     return []
 
 
+def thread_count(engine, machine):
+    """N of a row of jview on N threads from a file: `jview-threads-N`, or the --huge rows (big_rows.py) `jview`
+    (--threads 1), `jview-t2` and `jview-tall` (every CPU of the machine that ran it); None for any other row."""
+    if engine.startswith("jview-threads-"):
+        try:
+            return int(engine[len("jview-threads-"):])
+        except ValueError:
+            return None
+    cores = machine.get("cores")
+    return {"jview": 1, "jview-t2": 2, "jview-tall": cores if isinstance(cores, int) and cores > 0 else None}.get(engine)
+
+
 def threads_chart(plt, rows, machine, out):
     series = {}
     for r in rows:
-        e = r["engine"]
-        if e.startswith("jview-threads-"):
-            try:
-                n = int(e[len("jview-threads-"):])
-            except ValueError:
-                continue
+        if not r["workload"].startswith("cmd-") or r["file"].endswith((".gz", ".zst")):
+            continue  # (in-process rows, and the compressed files' rows: decoding runs on a thread of its own)
+        n = thread_count(r["engine"], machine)
+        if n is not None:
             series.setdefault((r["workload"], r["file"]), {})[n] = r["median_us"]
     series = {k: v for k, v in series.items() if 1 in v and len(v) > 1}
     if not series:

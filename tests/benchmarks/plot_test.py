@@ -43,6 +43,12 @@ CASES = [
     ("threads rows", [row("log.ndjson", "cmd-minify", "jview-threads-%d" % n, 1000 / n) for n in (1, 2, 4)] +
      [row("log.ndjson", "cmd-minify", "jview-threads-x", 1), {"file": "broken"}],
      ["threads.svg"]),
+    ("the --huge rows: --threads 1, 2 and every core from the file; pipes and compressed files left out",
+     [row("big.ndjson", "cmd-path", e, us) for e, us in (("jview", 900), ("jview-t2", 480), ("jview-tall", 470),
+                                                         ("cat|jview", 950), ("zcat|jq-1.8", 20000))] +
+     [row("big.ndjson.gz", "cmd-path", "jview", 1200)],
+     ["threads.svg"]),
+    ("a single thread count is no scaling", [row("big.ndjson", "cmd-path", "jview", 900)], []),
 ]
 
 

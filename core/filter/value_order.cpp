@@ -144,6 +144,13 @@ bool compare_fits(const value& v, int depth) {
   return ok;
 }
 
+// A value compared with itself: equal, or too deep where walking it pairwise would be (the walk below would find
+// the same, calling compare_fits again at every level of a deep value: quadratic).
+int same_value(const value& v, int depth) {
+  if (!compare_fits(v, depth)) too_deep("Comparison too deep");
+  return 0;
+}
+
 void elements(const value& v, std::vector<value>& out) {
   out.reserve(v.length());
   v.for_each_element([&](const value& x) { out.push_back(x); });
@@ -165,7 +172,7 @@ int compare(const value& a, const value& b, int depth) {
       return compare_strings(a.str(ta), b.str(tb));
     }
     case kind::array: {
-      if (a.same_storage(b) && compare_fits(a, depth)) return 0;
+      if (a.same_storage(b)) return same_value(a, depth);
       const std::uint32_t na = a.length(), nb = b.length();
       const std::uint32_t n = std::min(na, nb);
       if (a.is_owned_array() && b.is_owned_array()) {
@@ -188,7 +195,7 @@ int compare(const value& a, const value& b, int depth) {
       return na < nb ? -1 : 1;
     }
     case kind::object: {
-      if (a.same_storage(b) && compare_fits(a, depth)) return 0;
+      if (a.same_storage(b)) return same_value(a, depth);
       // jq compares the arrays of sorted keys first, one level down (their strings two levels down).
       if (depth + 1 > k_max_compare_depth) too_deep("Comparison too deep");
       const std::vector<std::string> ka_ = sorted_keys(a), kb_ = sorted_keys(b);

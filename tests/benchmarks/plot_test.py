@@ -52,12 +52,30 @@ CASES = [
 ]
 
 
+def series_cases():
+    """thread_series without matplotlib: on a 2-core machine `jview-tall` is 2 threads, as `jview-t2` is, and the
+    row that names its count is the one kept, in either order."""
+    sys.path.insert(0, HERE)
+    import plot
+    huge = [row("big.ndjson", "cmd-path", e, us) for e, us in (("jview", 900), ("jview-t2", 480), ("jview-tall", 470))]
+    want = {("cmd-path", "big.ndjson"): {1: 900, 2: 480}}
+    failed = []
+    for name, rows in (("t2 before tall", huge), ("tall before t2", huge[::-1])):
+        got = plot.thread_series(rows, MACHINE)
+        if got != want:
+            failed.append((name, "series %s, not %s" % (got, want)))
+    return 2 - len(failed), failed
+
+
 def main():
+    s_passed, s_failed = series_cases()
     py = python_with_matplotlib()
     if py is None:
-        print("plot: 0 passed, 0 failed, 1 skipped (no matplotlib)")
-        return 77
-    passed, failed = 0, []
+        for name, detail in s_failed:
+            print("FAIL %s: %s" % (name, detail))
+        print("plot: %d passed, %d failed, charts skipped (no matplotlib)" % (s_passed, len(s_failed)))
+        return 1 if s_failed else 77
+    passed, failed = s_passed, list(s_failed)
     for name, rows, want in CASES:
         with tempfile.TemporaryDirectory() as tmp:
             bench = os.path.join(tmp, "bench.json")

@@ -91,9 +91,17 @@ inline std::string reference(const std::string& bytes, const parse_options& opts
   }
 }
 
+// Where the error line starts, or npos. Only at a line's start: event lines are JSON arrays (they start with '['),
+// and a string in the input may hold "<error" itself.
+inline std::string::size_type error_line(const std::string& s) {
+  if (s.compare(0, 6, "<error") == 0) return 0;
+  const std::string::size_type at = s.rfind("\n<error");
+  return at == std::string::npos ? at : at + 1;
+}
+
 // The events of the value an error cut short (after the last "-" line, before the error) taken out.
 inline std::string without_failed_value(const std::string& s) {
-  const std::string::size_type err = s.rfind("<error");
+  const std::string::size_type err = error_line(s);
   if (err == std::string::npos) return s;
   const std::string::size_type last = s.rfind("-\n", err);
   const std::string::size_type from = last == std::string::npos ? 0 : last + 2;
@@ -162,7 +170,7 @@ inline std::string piped(const std::string& bytes, const parse_options& opts, st
     }
   }
   ::close(fds[0]);
-  return feeder.out.find("<error") == std::string::npos ? feeder.out + "<end>" : feeder.out;
+  return error_line(feeder.out) == std::string::npos ? feeder.out + "<end>" : feeder.out;
 }
 
 }  // namespace jview::stream_check

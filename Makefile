@@ -79,7 +79,7 @@ test-numbers: jview
 	$(CMAKE) --build $(BUILD) --target dtoa_long -j $(JOBS)
 	$(BUILD)/tests/dtoa_long
 
-# The libFuzzer targets (clang-14, ASan+UBSan), 60 s each by default; `make test` runs them 10 s each.
+# The libFuzzer targets (clang-14, ASan+UBSan), 60 s each by default; `make test` runs them 5 s each.
 fuzz: test-deps
 	bash tests/fuzz/run.sh --time $${FUZZ_TIME:-60} --build-dir build-fuzz/libfuzzer
 

@@ -102,10 +102,26 @@ struct parsed {
   std::vector<int> positional_modes;
 };
 
+// The names of the options that take a value, from the option table as registered in `app` ("from-file", "f", ...).
+struct value_options {
+  std::vector<std::string> longs;
+  std::string shorts;
+  explicit value_options(const CLI::App& app) {
+    for (const CLI::Option* opt : app.get_options()) {
+      if (opt->get_items_expected_min() == 0) continue;  // (a flag: CLI11 gives it type size 1, expected 0)
+      for (const std::string& n : opt->get_lnames()) longs.push_back(n);
+      for (const std::string& n : opt->get_snames()) shorts += n;
+    }
+  }
+  bool has_long(std::string_view name) const { return std::find(longs.begin(), longs.end(), name) != longs.end(); }
+  bool has_short(char c) const { return shorts.find(c) != std::string::npos; }
+};
+
 // CLI11 gives each option's values apart; jq reads the command line in one pass, so the order of --arg and
 // --argjson (for $ARGS.named) and where --args and --jsonargs switch (for each positional) come from this scan,
-// which knows the options that take values. Its positionals are checked against CLI11's before they are used.
-void scan_order(int argc, char** argv, parsed& p, std::vector<std::string>& positionals) {
+// which skips the values of the options that take one (`takes`, from the table). Its positionals are checked
+// against CLI11's before they are used.
+void scan_order(int argc, char** argv, const value_options& takes, parsed& p, std::vector<std::string>& positionals) {
   using k = options::named_arg::kind;
   int mode = 0;
   for (int i = 1; i < argc; ++i) {
@@ -132,15 +148,13 @@ void scan_order(int argc, char** argv, parsed& p, std::vector<std::string>& posi
         p.named_order.push_back(name == "arg" ? k::string : name == "argjson" ? k::json
                                 : name == "slurpfile" ? k::slurpfile : k::rawfile);
         i += inline_value ? 1 : 2;
-      } else if (!inline_value && (name == "from-file" || name == "library-path" || name == "indent" ||
-                                   name == "numbers" || name == "max-depth" || name == "check-format" ||
-                                   name == "kernels")) {
+      } else if (!inline_value && takes.has_long(name)) {
         ++i;
       }
       continue;
     }
     for (std::size_t j = 1; j < a.size(); ++j) {
-      if (a[j] == 'f' || a[j] == 'L') {  // the rest of the group is the value, else the next argument
+      if (takes.has_short(a[j])) {  // the rest of the group is the value, else the next argument
         if (j + 1 == a.size()) ++i;
         break;
       }
@@ -387,7 +401,7 @@ int parse_with_cli11(int argc, char** argv, parsed& p, options& o) {
     return exit_usage;
   }
   std::vector<std::string> scanned;
-  scan_order(argc, argv, p, scanned);
+  scan_order(argc, argv, value_options(app), p, scanned);
   bool after_dashes = false;
   for (const std::string& a : app.remaining()) {
     if (!after_dashes && a == "--") {

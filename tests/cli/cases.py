@@ -610,6 +610,13 @@ def cases(shared):
           stdout='["a",1,{},"2"]\n'),
         c("a positional before --args is a file", ["-c", "$ARGS.positional", "f.json", "--args", "a"], "",
           files={"f.json": "1 2"}, stdout='["a"]\n["a"]\n'),
+        # Every option that takes a value has it skipped when the command line is read for --args (the names come
+        # from the option table: --threads and --decompress were once missing, and FILE became an argument).
+        *[c("a positional before --args is a file, after " + " ".join(opt),
+            opt + ["-c", "$ARGS.positional", "f.json", "--args", "a"], "", files={"f.json": "1"}, stdout='["a"]\n')
+          for opt in (["--threads", "1"], ["--threads=1"], ["--decompress", "never"], ["--max-depth", "9"],
+                      ["--kernels", "portable"], ["--indent", "3"], ["--numbers", "shortest"], ["-L", "."], ["-L."],
+                      ["--check-format", "plain"], ["--library-path", "."])],
         c("--arg twice: the first is kept; $ARGS.named in command-line order",
           ["-n", "-c", "[$x, $ARGS.named]", "--arg", "x", "1", "--arg", "x", "2", "--arg", "a", "3", "--argjson", "b",
            "4", "--arg", "c", "5", "--argjson", "x", "9"], "", stdout='["1",{"x":"1","a":"3","b":4,"c":"5"}]\n'),

@@ -139,7 +139,7 @@ rewrite_result rewrite(filter::program& prog, const std::string& file, const in_
   file_inputs inputs(reader, o, file);
   filter::run_callbacks cb;
   cb.emit = [&](const filter::value& v) { results.value(v); };
-  cb.debug = [&](std::string_view msg) { rep.debug(msg); };
+  cb.debug = [&](const filter::value& v) { rep.debug(results.debug_line(v)); };
   cb.stderr_out = [&](std::string_view text) { rep.stderr_text(text); };
 
   bool failed = false;

@@ -9,7 +9,7 @@ program_runner::program_runner(filter::program& prog, result_writer& results, ru
     : prog_(prog), results_(results), messages_(messages) {
   cb_.emit = [this](const filter::value& v) { results_.value(v); };
   cb_.output_ok = [this] { return !results_.out().failed(); };  // a failed write stops the run at once
-  cb_.debug = [this](std::string_view msg) { messages_.debug(msg); };
+  cb_.debug = [this](const filter::value& v) { messages_.debug(results_.debug_line(v)); };
   cb_.stderr_out = [this](std::string_view text) { messages_.stderr_text(text); };
 }
 

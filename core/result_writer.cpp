@@ -20,6 +20,17 @@ write_options ascii_string_options() {
 result_writer::result_writer(output_buffer& out, const result_format& f)
     : out_(out), f_(f), w_(out, f.write), ascii_w_(out, ascii_string_options()) {}
 
+std::string result_writer::debug_line(const filter::value& message) const {
+  std::string line;
+  output_buffer buf(&output_buffer::to_string, &line, 4096);
+  write_options o = f_.write;
+  o.pretty = false;
+  writer w(buf, o);
+  filter::write_value(w, filter::value::array({filter::value::string("DEBUG:"), message}));
+  buf.flush();
+  return line;
+}
+
 void result_writer::after_output() {
   any_output_ = true;
   ++outputs_;

@@ -45,6 +45,9 @@ class result_writer {
   bool any_output() const noexcept { return any_output_; }
   std::uint64_t outputs() const noexcept { return outputs_; }  // results written so far
   bool last_truthy() const noexcept { return last_truthy_; }
+  // The `debug` builtin's line for its input, without the newline: `["DEBUG:",message]` compact, with the keys
+  // sorted (-S), ASCII (-a) and colours (-C) of the output, as jq 1.8 writes it to stderr.
+  std::string debug_line(const filter::value& message) const;
   output_buffer& out() noexcept { return out_; }
 
  private:

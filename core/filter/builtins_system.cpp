@@ -74,12 +74,7 @@ st g_inputs(interp& I, const node*, const value&, const env*, sink k) {
 }
 
 st f_debug(interp& I, const value& in, const value*, value& out) {
-  if (I.cb.debug) {
-    std::string msg = "[\"DEBUG:\",";
-    append_json(msg, in);
-    msg.push_back(']');
-    I.cb.debug(msg);
-  }
+  if (I.cb.debug) I.cb.debug(in);
   out = in;
   return st::ok;
 }

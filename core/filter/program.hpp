@@ -73,7 +73,7 @@ struct compile_options {
 // "jq: error (at ...): ").
 struct run_callbacks {
   std::function<void(const value&)> emit;
-  std::function<void(std::string_view message)> debug;   // `debug` builtin: the JSON text of the message
+  std::function<void(const value& message)> debug;       // `debug` builtin: its input (result_writer::debug_line)
   std::function<void(std::string_view text)> stderr_out; // `stderr` builtin
   // Asked after each emit when set: false stops the run at once, as if the program had ended there (the output is
   // gone: a closed pipe, a full disk), so that `repeat(1) | head -1` ends with the reader.

@@ -278,6 +278,12 @@ def cases(shared):
           exit=2, stdout="", stderr="jview: Bad JSON in --slurpfile x bad.json: bad.json:1:4: unexpected end of input\n"),
         c("debug and debug(msg) write one line each to stderr", ["-n", "-c", "1 | debug | debug(\"m\\(.)\")"],
           stdout="1\n", stderr='["DEBUG:",1]\n["DEBUG:","m1"]\n'),
+        # jq 1.8 writes the debug message with the output's -S, -a and colours (compact); stderr's text stays plain.
+        c("debug messages with -S -a", ["-S", "-a", "-c", 'debug | {z: .b} | stderr | empty'], '{"b":"é","a":1}',
+          stdout="", stderr='["DEBUG:",{"a":1,"b":"\\u00e9"}]\n{"z":"é"}'),
+        c("debug messages in colour with -C", ["-C", "-n", '[null] | debug | empty'], "", stdout="",
+          stderr='\x1b[1;39m[\x1b[0m\x1b[0;32m"DEBUG:"\x1b[0m\x1b[1;39m,\x1b[0m\x1b[1;39m[\x1b[0m\x1b[0;90mnull'
+                 '\x1b[0m\x1b[1;39m]\x1b[0m\x1b[1;39m]\x1b[0m\n'),
         # --- A parse error met by input/inputs is the program's error (jq 1.8): try catches it, else nothing of
         # the collecting expression is printed.
         c("parse error inside [inputs]", ["-n", "-c", "[inputs]"], "1 [2\n", stdout="", exit=5,

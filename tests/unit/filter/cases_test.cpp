@@ -121,7 +121,7 @@ std::vector<std::string> run_case(const test_case& c, bool fast_paths, bool& com
     lines.push_back(text);
     text.clear();
   };
-  cb.debug = [](std::string_view) {};
+  cb.debug = [](const filter::value&) {};
   cb.stderr_out = [](std::string_view) {};
   std::string err;
   int halt = -1;

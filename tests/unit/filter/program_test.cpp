@@ -73,7 +73,7 @@ result run(const std::string& prog, const value& input, const compile_options& o
     r.out.push_back(text);
     text.clear();
   };
-  cb.debug = [&](std::string_view m) { r.debug.emplace_back(m); };
+  cb.debug = [&](const value& m) { r.debug.push_back("[\"DEBUG:\"," + to_json(m) + "]"); };
   cb.stderr_out = [&](std::string_view m) { r.stderr_text.emplace_back(m); };
   r.ok = p->run(input, inputs, cb, r.error, r.halt);
   r.not_string = p->last_error_not_string();

@@ -96,7 +96,7 @@ std::vector<std::string> run(const std::string& source, const value& input, bool
     lines.push_back(text);
     text.clear();
   };
-  cb.debug = [&](std::string_view m) { lines.push_back("debug: " + std::string(m)); };
+  cb.debug = [&](const filter::value& m) { lines.push_back("debug: [\"DEBUG:\"," + filter::to_json(m) + "]"); };
   cb.stderr_out = [&](std::string_view m) { lines.push_back("stderr: " + std::string(m)); };
   std::string err;
   int halt = -1;

@@ -11,11 +11,13 @@ namespace jview::cli {
 void stderr_messages::open_failed(const std::string& file, const std::string& why) {
   eprint("jview: error: Could not open file {}: {}\n", file, why);
   status = std::max(status, static_cast<int>(exit_usage));
+  input_failed = true;
 }
 
 void stderr_messages::file_failed(const std::string& file, const std::string& why) {
   eprint("jview: error: {}: {}\n", file, why);
   status = std::max(status, static_cast<int>(exit_usage));
+  input_failed = true;
 }
 
 void stderr_messages::parse_failed(const std::string& where_and_what, const source_location& loc) {

@@ -24,7 +24,8 @@ class stderr_messages final : public run_reporter {
   void halt_text(std::string_view text) override;
   bool stopped() override { return output_ != nullptr && output_->stopped(); }
 
-  int status = exit_ok;  // the highest status the problems reported so far imply
+  int status = exit_ok;        // the highest status the problems reported so far imply
+  bool input_failed = false;  // a file could not be opened or read (jq 1.8 then exits 2, whatever else happened)
 
  private:
   const fd_sink* output_;

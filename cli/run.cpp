@@ -127,7 +127,11 @@ int run_jq(const options& o) {
     return exit_usage;
   }
   if (sink.broken_pipe) die_of_broken_pipe();
-  const int status = std::max(r.halted ? halt_status(o, r) : r.last_failed ? exit_runtime : exit_ok, messages.status);
+  // jq 1.8: a file that could not be opened or read makes the status 2, over a runtime or parse error's 5 and a
+  // halt's code (jview still reads the files after it, where jq reads one more value).
+  const int status = messages.input_failed
+                         ? exit_usage
+                         : std::max(r.halted ? halt_status(o, r) : r.last_failed ? exit_runtime : exit_ok, messages.status);
   if (status == exit_ok && o.exit_status && !r.halted) {
     if (!r.any_output) return end_process(exit_no_output);
     if (!r.last_truthy) return end_process(exit_false);

@@ -249,6 +249,13 @@ def cases(shared):
         c("missing file exit 2, others still read", ["-c", ".", "nope.json", "ok.json"], files={"ok.json": "[1]"},
           stdout="[1]\n", exit=2, stderr="jview: error: Could not open file nope.json: No such file or directory\n"),
         c("directory as input", [".", "."], stdout="", exit=2, stderr="jview: error: Could not open file .: Is a directory\n"),
+        # jq 1.8 exits 2 when a file could not be opened, over a runtime or parse error's 5 and a halt's code.
+        c("a missing file makes the status 2 over a runtime error", [".[0]", "nope.json", "f.json"], files={"f.json": "{}"},
+          stdout="", exit=2, stderr="jview: error: Could not open file nope.json: No such file or directory\n"
+                                     "jview: error (at f.json:0): Cannot index object with number (0)\n"),
+        c("a missing file makes the status 2 over halt_error's code", ["halt_error(7)", "nope.json", "f.json"],
+          files={"f.json": '"bye\\n"'}, stdout="", exit=2,
+          stderr="jview: error: Could not open file nope.json: No such file or directory\nbye\n"),
         c("unknown option", ["--bogus", "."], "1", exit=2, stderr_re="bogus"),
         c("no filter in a pipeline is . (jq 1.8)", [], "[1, 2]", stdout="[\n  1,\n  2\n]\n"),
         c("no filter, options only", ["-c"], "[1, 2]", stdout="[1,2]\n"),

@@ -108,7 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   cb.emit = [&](const filter::value&) {
     if (++outputs > 200) throw output_budget_exceeded{};
   };
-  cb.debug = [](std::string_view) {};
+  cb.debug = [](const filter::value&) {};
   cb.stderr_out = [](std::string_view) {};
   no_inputs inputs;
   std::string error;

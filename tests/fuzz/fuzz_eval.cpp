@@ -96,7 +96,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     buf.flush();
     if (++outputs > 200 || out.size() > (1u << 20)) throw output_budget_exceeded{};
   };
-  cb.debug = [](std::string_view) {};
+  cb.debug = [](const filter::value&) {};
   cb.stderr_out = [](std::string_view) {};
   no_inputs inputs;
   std::string error;

@@ -102,13 +102,16 @@ struct parsed {
   std::vector<int> positional_modes;
 };
 
+// Whether an option of the table takes a value (CLI11 gives a flag type size 1 and 0 values expected).
+bool takes_value(const CLI::Option& opt) { return opt.get_items_expected_min() != 0; }
+
 // The names of the options that take a value, from the option table as registered in `app` ("from-file", "f", ...).
 struct value_options {
   std::vector<std::string> longs;
   std::string shorts;
   explicit value_options(const CLI::App& app) {
     for (const CLI::Option* opt : app.get_options()) {
-      if (opt->get_items_expected_min() == 0) continue;  // (a flag: CLI11 gives it type size 1, expected 0)
+      if (!takes_value(*opt)) continue;
       for (const std::string& n : opt->get_lnames()) longs.push_back(n);
       for (const std::string& n : opt->get_snames()) shorts += n;
     }
@@ -339,7 +342,7 @@ std::vector<help_entry> help_entries(const CLI::App& app) {
     e.group = opt->get_group();
     if (!opt->get_snames().empty()) e.short_name = "-" + opt->get_snames()[0];
     e.long_name = "--" + opt->get_lnames()[0];
-    if (opt->get_type_size() != 0) e.placeholder = placeholder(*opt);
+    if (takes_value(*opt)) e.placeholder = placeholder(*opt);
     e.description = opt->get_description();
     entries.push_back(std::move(e));
   }

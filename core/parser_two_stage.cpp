@@ -122,24 +122,6 @@ struct ends_scalar_table {
 };
 inline constexpr ends_scalar_table k_ends_scalar{};
 
-// The kind of value a token starts, for the two-stage walk's dispatch: a table load and one jump (a switch on the
-// byte compiled to two range checks before its jump table). Values 0-7, all of them cases of that switch.
-enum value_start : std::uint8_t { vs_invalid, vs_object, vs_array, vs_string, vs_true, vs_false, vs_null, vs_number };
-struct value_start_table {
-  std::uint8_t c[256];
-  constexpr value_start_table() : c{} {
-    c[static_cast<unsigned char>('{')] = vs_object;
-    c[static_cast<unsigned char>('[')] = vs_array;
-    c[static_cast<unsigned char>('"')] = vs_string;
-    c[static_cast<unsigned char>('t')] = vs_true;
-    c[static_cast<unsigned char>('f')] = vs_false;
-    c[static_cast<unsigned char>('n')] = vs_null;
-    c[static_cast<unsigned char>('-')] = vs_number;
-    for (char d = '0'; d <= '9'; ++d) c[static_cast<unsigned char>(d)] = vs_number;
-  }
-};
-inline constexpr value_start_table k_value_start{};
-
 // The next batch of tokens that holds any (a long string or run of whitespace gives empty ones). Offsets stay
 // 32-bit: a value reaching 4 GiB from its start `base` gives up (parse_impl reports value_too_large); so does an
 // input on which the index finds the one-pass parser faster, when `gated` (the automatic choice of path).
@@ -230,87 +212,98 @@ value:
   // p is at the token where a value must start.
   JVIEW_ROOM(1);
 value_after_key:  // (room checked by the key)
-  switch (k_value_start.c[static_cast<unsigned char>(*p)] & 7) {  // (& 7: no range check before the jump)
-    case vs_object:
-    case vs_array: {
-      if (depth >= max_depth) [[unlikely]]
-        goto give_up;
-      if (cur != document::npos) stack_.push_back(frame{cur, count});
-      in_object = *p == '{';
-      cur = n;
-      count = 0;
-      put_node(nodes + n, in_object ? kind::object : kind::array, 0, offset_in(p, base), 0, 0);
-      ++n;
-      ++depth;
-      JVIEW_NEXT(p);
-      if (in_object) {
-        if (*p == '}') goto close;
-        if (*p == '"') [[likely]]
-          goto key_string;
-        goto give_up;
-      }
-      if (*p == ']') goto close;
-      goto value;
-    }
-    case vs_string: {
-      JVIEW_NEXT(q);  // the closing quote
-      std::uint8_t flags = 0;
-      if (tp[-1] == (*sp & ~simd::k_special_checked)) [[unlikely]] {  // holds a backslash or DEL
-        if (!special_string_flags(*sp++, p + 1, q, flags)) goto give_up;
-        string_flags |= flags;
-      }
-      put_node(nodes + n, kind::string, flags, offset_in(p + 1, base), static_cast<std::uint32_t>(q - p - 1), n + 1);
-      ++n;
-      goto after_value;
-    }
-    case vs_true:
-      if (end - p < 5 || load4(p) != load4("true") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
-        goto give_up;
-      put_node(nodes + n, kind::true_, 0, offset_in(p, base), 4, n + 1);
-      ++n;
-      goto after_value;
-    case vs_false:
-      if (end - p < 6 || load4(p + 1) != load4("alse") || !k_ends_scalar.yes[static_cast<unsigned char>(p[5])])
-        goto give_up;
-      put_node(nodes + n, kind::false_, 0, offset_in(p, base), 5, n + 1);
-      ++n;
-      goto after_value;
-    case vs_null:
-      if (end - p < 5 || load4(p) != load4("null") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
-        goto give_up;
-      put_node(nodes + n, kind::null_, 0, offset_in(p, base), 4, n + 1);
-      ++n;
-      goto after_value;
-    case vs_number: {
-      const char* s = p;
-      std::uint8_t flags = node_flag::integer;
-      if (*p == '-') {
-        flags |= node_flag::negative;
-        ++p;
-        if (p == end || !is_digit(*p)) goto give_up;
-      }
-      p = *p == '0' ? p + 1 : skip_digits(p + 1, end);
-      if (p < end && *p == '.') {
-        flags &= static_cast<std::uint8_t>(~node_flag::integer);
-        ++p;
-        if (p == end || !is_digit(*p)) goto give_up;
-        p = skip_digits(p + 1, end);
-      }
-      if (p < end && (*p | 0x20) == 'e') {
-        flags &= static_cast<std::uint8_t>(~node_flag::integer);
-        ++p;
-        if (p < end && (*p == '+' || *p == '-')) ++p;
-        if (p == end || !is_digit(*p)) goto give_up;
-        p = skip_digits(p + 1, end);
-      }
-      // The number must end at whitespace or a structural character (also rules out leading zeros: "01").
-      if (p == end || !k_ends_scalar.yes[static_cast<unsigned char>(*p)]) goto give_up;
-      put_node(nodes + n, kind::number, flags, offset_in(s, base), static_cast<std::uint32_t>(p - s), n + 1);
-      ++n;
-      goto after_value;
-    }
-    case vs_invalid:
+  // A chain of compares, most frequent kinds first, not a switch: its jump table's one indirect branch mispredicted
+  // whenever the kind of value changed unpredictably (an array of true and null in random order took twice the
+  // time), and a compare resolves sooner than a jump through two table loads.
+  {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"') goto v_string;
+    if (static_cast<unsigned char>(c - '0') < 10 || c == '-') goto v_number;
+    if ((c | 0x20) == '{') goto v_container;  // '{' or '['
+    if (c == 't') goto v_true;
+    if (c == 'n') goto v_null;
+    if (c == 'f') goto v_false;
+    goto give_up;
+  }
+v_container:
+  {
+    if (depth >= max_depth) [[unlikely]]
       goto give_up;
+    if (cur != document::npos) stack_.push_back(frame{cur, count});
+    in_object = *p == '{';
+    cur = n;
+    count = 0;
+    put_node(nodes + n, in_object ? kind::object : kind::array, 0, offset_in(p, base), 0, 0);
+    ++n;
+    ++depth;
+    JVIEW_NEXT(p);
+    if (in_object) {
+      if (*p == '}') goto close;
+      if (*p == '"') [[likely]]
+        goto key_string;
+      goto give_up;
+    }
+    if (*p == ']') goto close;
+    goto value;
+  }
+v_string:
+  {
+    JVIEW_NEXT(q);  // the closing quote
+    std::uint8_t flags = 0;
+    if (tp[-1] == (*sp & ~simd::k_special_checked)) [[unlikely]] {  // holds a backslash or DEL
+      if (!special_string_flags(*sp++, p + 1, q, flags)) goto give_up;
+      string_flags |= flags;
+    }
+    put_node(nodes + n, kind::string, flags, offset_in(p + 1, base), static_cast<std::uint32_t>(q - p - 1), n + 1);
+    ++n;
+    goto after_value;
+  }
+v_true:
+  if (end - p < 5 || load4(p) != load4("true") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
+    goto give_up;
+  put_node(nodes + n, kind::true_, 0, offset_in(p, base), 4, n + 1);
+  ++n;
+  goto after_value;
+v_false:
+  if (end - p < 6 || load4(p + 1) != load4("alse") || !k_ends_scalar.yes[static_cast<unsigned char>(p[5])])
+    goto give_up;
+  put_node(nodes + n, kind::false_, 0, offset_in(p, base), 5, n + 1);
+  ++n;
+  goto after_value;
+v_null:
+  if (end - p < 5 || load4(p) != load4("null") || !k_ends_scalar.yes[static_cast<unsigned char>(p[4])])
+    goto give_up;
+  put_node(nodes + n, kind::null_, 0, offset_in(p, base), 4, n + 1);
+  ++n;
+  goto after_value;
+v_number:
+  {
+    const char* s = p;
+    std::uint8_t flags = node_flag::integer;
+    if (*p == '-') {
+      flags |= node_flag::negative;
+      ++p;
+      if (p == end || !is_digit(*p)) goto give_up;
+    }
+    p = *p == '0' ? p + 1 : skip_digits(p + 1, end);
+    if (p < end && *p == '.') {
+      flags &= static_cast<std::uint8_t>(~node_flag::integer);
+      ++p;
+      if (p == end || !is_digit(*p)) goto give_up;
+      p = skip_digits(p + 1, end);
+    }
+    if (p < end && (*p | 0x20) == 'e') {
+      flags &= static_cast<std::uint8_t>(~node_flag::integer);
+      ++p;
+      if (p < end && (*p == '+' || *p == '-')) ++p;
+      if (p == end || !is_digit(*p)) goto give_up;
+      p = skip_digits(p + 1, end);
+    }
+    // The number must end at whitespace or a structural character (also rules out leading zeros: "01").
+    if (p == end || !k_ends_scalar.yes[static_cast<unsigned char>(*p)]) goto give_up;
+    put_node(nodes + n, kind::number, flags, offset_in(s, base), static_cast<std::uint32_t>(p - s), n + 1);
+    ++n;
+    goto after_value;
   }
 
 key_string:

@@ -70,7 +70,7 @@ class parser {
 
   struct frame {
     std::uint32_t index;  // the open container's node
-    std::uint32_t count;  // elements so far
+    std::uint32_t count;  // elements so far (the two-stage walk keeps twice that, plus one for an object)
   };
   parse_options opts_;
   bool vector_scanners_;  // the vector string and whitespace scanners (else the portable ones)

@@ -166,9 +166,10 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
   node* nodes = nullptr;
   std::uint32_t n = 0;
   std::uint32_t cur = document::npos;
-  std::uint32_t count = 0;
+  // The open container's members so far, times two, plus one when it is an object: one register for both (with
+  // the kind in a register of its own, GCC kept the count on the stack, a store and reload per value).
+  std::uint32_t count2 = 0;
   std::uint32_t depth = 0;
-  bool in_object = false;  // the kind of `cur`, kept in a register (read from its node only when a child closes)
   bool duplicate_keys = false;
   std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const std::uint32_t max_depth = opts_.max_depth;
@@ -229,15 +230,14 @@ v_container:
   {
     if (depth >= max_depth) [[unlikely]]
       goto give_up;
-    if (cur != document::npos) stack_.push_back(frame{cur, count});
-    in_object = *p == '{';
+    if (cur != document::npos) stack_.push_back(frame{cur, count2});
+    count2 = *p == '{' ? 1 : 0;
     cur = n;
-    count = 0;
-    put_node(nodes + n, in_object ? kind::object : kind::array, 0, offset_in(p, base), 0, 0);
+    put_node(nodes + n, count2 != 0 ? kind::object : kind::array, 0, offset_in(p, base), 0, 0);
     ++n;
     ++depth;
     JVIEW_NEXT(p);
-    if (in_object) {
+    if (count2 != 0) {
       if (*p == '}') goto close;
       if (*p == '"') [[likely]]
         goto key_string;
@@ -336,19 +336,19 @@ key_string:
   goto value_after_key;
 
 after_value:
-  ++count;
+  count2 += 2;
   if (te - tp >= 2) [[likely]] {  // a comma and the next token in one step
     if (bb[tp[0]] == ',') {
       p = bb + tp[1];
       tp += 2;
-      if (!in_object) goto value;
+      if ((count2 & 1) == 0) goto value;
       if (*p == '"') [[likely]]
         goto key_string;
       goto give_up;
     }
   }
   JVIEW_NEXT(p);
-  if (in_object) {
+  if ((count2 & 1) != 0) {
     if (*p == ',') {
       JVIEW_NEXT(p);
       if (*p == '"') [[likely]]
@@ -367,16 +367,15 @@ after_value:
 
 close:
   // p is at the closing bracket.
-  nodes[cur].len = count;
+  nodes[cur].len = count2 >> 1;
   nodes[cur].next = n;
   if ((nodes[cur].flags & node_flag::duplicate_keys) != 0) [[unlikely]]
-    duplicate_keys |= confirm_duplicate_keys(doc, base, nodes, n, cur, count);
+    duplicate_keys |= confirm_duplicate_keys(doc, base, nodes, n, cur, count2 >> 1);
   --depth;
   if (!stack_.empty()) {
     cur = stack_.back().index;
-    count = stack_.back().count;
+    count2 = stack_.back().count;
     stack_.pop_back();
-    in_object = nodes[cur].k == kind::object;
     goto after_value;
   }
   // The whole value: its non-ASCII bytes not yet validated by stage 1 are checked now.

@@ -179,6 +179,32 @@ TEST_CASE("stage 1: tokens and special strings match the scalar reference on ran
   }
 }
 
+TEST_CASE("stage 1: usual blocks (no backslash, DEL or non-ASCII byte), alone or two a step, and the switch to others") {
+  // The kernels take blocks without a backslash, DEL or non-ASCII byte on a path of their own, two at a time when
+  // the next is one too (stage1.inl); random_text's backslashes put nearly every block on the other path. Half the
+  // rounds have control bytes (newlines and tabs too, an error inside a string), half non-ASCII bytes: a block with
+  // both may end its tokens where its non-ASCII bytes start, before the exact failure the reference gives.
+  test::rng g(2026);
+  static const char with_ctrl[] = "\"\"{}[],: \n\tax1-e.";
+  static const char without_ctrl[] = "\"\"{}[],:  ax1-e.";
+  static const char* rare_ctrl[] = {"\x01", "\\", "\\\"", "\x7f", "\x1f"};
+  static const char* rare_utf8[] = {"\xc3\xa9", "\\", "\\\"", "\x7f", "\xe2\x82\xac"};
+  for (int round = 0; round < 4000; ++round) {
+    const bool ctrl = round % 2 == 0;
+    const char* alphabet = ctrl ? with_ctrl : without_ctrl;
+    const std::size_t letters = ctrl ? sizeof with_ctrl - 1 : sizeof without_ctrl - 1;
+    const std::size_t len = 1 + g.below(round % 10 == 0 ? 2000 : 400);
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) {
+      if (g.below(round % 3 == 0 ? 60 : 600) == 0)
+        s += (ctrl ? rare_ctrl : rare_utf8)[g.below(5)];
+      else
+        s += alphabet[g.below(static_cast<std::uint32_t>(letters))];
+    }
+    check_all_kernels(s);
+  }
+}
+
 TEST_CASE("stage 1: backslash runs of every length at every offset across a block boundary") {
   for (std::size_t run = 0; run <= 70; ++run)
     for (std::size_t at = 0; at < 130; at += (run > 8 ? 7 : 1)) {

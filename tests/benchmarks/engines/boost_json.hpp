@@ -56,6 +56,7 @@ class boost_json_engine final : public engine {
         return true;
       }
       case workload::dump_pretty: return false;
+      case workload::stage1: return false;  // (not offered: has_stage1)
     }
     return false;
   }

@@ -13,9 +13,13 @@
 
 namespace jview::bench {
 
-enum class workload : int { parse, traverse, select, dump_compact, dump_pretty, dump_shortest };
+// stage1 (run only when --workloads names it): the structural index alone, jview's and simdjson's stage 1 (the
+// engines with one: engine::has_stage1); their token lists differ (jview's also holds closing quotes), so it is
+// timed without a check. It shows how the parse's time splits.
+enum class workload : int { parse, traverse, select, dump_compact, dump_pretty, dump_shortest, stage1 };
 inline constexpr workload k_workloads[] = {workload::parse,        workload::traverse,    workload::select,
-                                           workload::dump_compact, workload::dump_pretty, workload::dump_shortest};
+                                           workload::dump_compact, workload::dump_pretty, workload::dump_shortest,
+                                           workload::stage1};
 
 inline const char* workload_name(workload w) {
   switch (w) {
@@ -25,6 +29,7 @@ inline const char* workload_name(workload w) {
     case workload::dump_compact: return "dump-compact";
     case workload::dump_pretty: return "dump-pretty";
     case workload::dump_shortest: return "dump-shortest";
+    case workload::stage1: return "stage1";
   }
   return "?";
 }
@@ -89,6 +94,8 @@ class engine {
   virtual ~engine() = default;
   virtual const char* name() const = 0;
   virtual bool supports(workload w) const = 0;
+  // Whether the engine runs the stage1 workload (supports() is asked only for the others).
+  virtual bool has_stage1() const { return false; }
   virtual bool run(workload w, const input& in, result& r) = 0;
 };
 

@@ -7,6 +7,7 @@
 // the same kernels with the one-pass parser (what AVX2 machines ran before issue 24). Both are left out
 // (engine_ok() false) on a CPU without the AVX2 stage-1 kernel.
 // traverse is a flat loop over the node index (document order; keys are the first `len` string nodes of objects).
+// stage1 runs the variant's stage-1 kernel alone over the whole input (simd::structural_index, as the parser does).
 #pragma once
 #include <string>
 
@@ -15,6 +16,8 @@
 #include "core/output.hpp"
 #include "core/parser.hpp"
 #include "core/writer.hpp"
+#include "simd/kernels.hpp"
+#include "simd/structural.hpp"
 #include "engines/common.hpp"
 
 namespace jview::bench {
@@ -45,6 +48,8 @@ class jview_engine final : public engine {
     return "?";
   }
   bool supports(workload) const override { return true; }
+  // The stage-1 kernel this variant parses with (none: the one-pass variants, and kernels without one).
+  bool has_stage1() const override { return v_ != variant::fresh && stage1_kernel() != nullptr; }
 
   bool run(workload w, const input& in, result& r) override {
     if (v_ != variant::fresh) return run_with(w, in, r, doc_, parser_);
@@ -146,8 +151,31 @@ class jview_engine final : public engine {
     }
   }
 
+  const simd::kernels& kernels() const {
+    const parse_options o = options_for(v_);
+    return o.kernels != nullptr ? *o.kernels : simd::active_kernels();
+  }
+  const simd::stage1_kernel* stage1_kernel() const {
+    return v_ == variant::avx2_one_pass ? nullptr : kernels().structure;
+  }
+
+  // The token index of the whole input, batch by batch, as the parser drives it (its cursors moved to each batch's
+  // end); r.counts.values: the tokens.
+  bool run_stage1(const input& in, result& r) {
+    const simd::stage1_kernel* k = stage1_kernel();
+    if (k == nullptr || !index_.start(k, kernels().utf8->validate_utf8, in.data, in.data + in.size)) return false;
+    std::uint64_t tokens = 0;
+    do {
+      tokens += static_cast<std::uint64_t>(index_.pos_end() - index_.cursor());
+      index_.save(index_.pos_end(), index_.special_cursor(), nullptr);
+    } while (index_.next_batch());
+    r.counts.values = tokens;
+    return index_.indexed_bytes() == in.size;
+  }
+
   bool run_with(workload w, const input& in, result& r, document& doc, parser& p) {
     switch (w) {
+      case workload::stage1: return run_stage1(in, r);
       case workload::parse: {
         std::uint64_t nodes = 0;
         const bool ok = each_value(in, doc, p, [&] { nodes += doc.size(); });
@@ -176,6 +204,7 @@ class jview_engine final : public engine {
   }
 
   variant v_;
+  simd::structural_index index_;  // the stage1 workload's
   document doc_;
   parser parser_;
   write_options compact_, pretty_, shortest_;

@@ -36,6 +36,7 @@ class nlohmann_engine final : public engine {
       case workload::dump_compact:
       case workload::dump_shortest: r.text += j.dump(); return true;
       case workload::dump_pretty: r.text += j.dump(2); return true;
+      case workload::stage1: return false;  // (not offered: has_stage1)
     }
     return false;
   }

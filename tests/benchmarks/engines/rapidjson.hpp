@@ -58,6 +58,7 @@ class rapidjson_engine final : public engine {
         wr.SetIndent(' ', 2);
         return d.Accept(wr);
       }
+      case workload::stage1: return false;  // (not offered: has_stage1)
     }
     return false;
   }

@@ -1,9 +1,11 @@
 // tests/benchmarks/engines/simdjson_dom.hpp: simdjson's DOM API. `simdjson-dom` makes a fresh dom::parser per run
 // (it allocates its tape and string buffer each time), `simdjson-dom-reuse` keeps one parser across runs.
 // NDJSON goes through parse_many. simdjson 3.0.1 has no pretty printer: no dump-pretty. Its minifier writes numbers
-// from their parsed values, so dump-compact and dump-shortest do the same work.
+// from their parsed values, so dump-compact and dump-shortest do the same work. stage1: its stage 1 alone.
 #pragma once
 #include <simdjson.h>
+
+#include <memory>
 
 #include "engines/common.hpp"
 
@@ -30,8 +32,10 @@ class simdjson_dom_engine final : public engine {
   // False when the forced kernel is not runnable here (the engine is then left out).
   bool kernel_ok() const { return kernel_ok_; }
   bool supports(workload w) const override { return w != workload::dump_pretty; }
+  bool has_stage1() const override { return reuse_; }
 
   bool run(workload w, const input& in, result& r) override {
+    if (w == workload::stage1) return run_stage1(in, r);
     if (reuse_) return run_with(w, in, r, parser_);
     simdjson::dom::parser fresh;
     return run_with(w, in, r, fresh);
@@ -39,6 +43,24 @@ class simdjson_dom_engine final : public engine {
 
  private:
   using element = simdjson::dom::element;
+
+  // simdjson's stage 1 alone (its internal dom_parser_implementation, which dom::parser drives), with the engine's
+  // kernel; r.counts.values: the structural indexes. NDJSON in streaming mode, as parse_many indexes it.
+  bool run_stage1(const input& in, result& r) {
+    const simdjson::implementation* impl = simdjson::get_active_implementation();
+    if (kernel_ != nullptr) impl = simdjson::get_available_implementations()[kernel_];
+    if (impl == nullptr) return false;
+    if (!stage1_ || stage1_capacity_ < in.size) {
+      stage1_.reset();
+      if (impl->create_dom_parser_implementation(in.size, simdjson::DEFAULT_MAX_DEPTH, stage1_) != simdjson::SUCCESS)
+        return false;
+      stage1_capacity_ = in.size;
+    }
+    const auto mode = in.multi ? simdjson::stage1_mode::streaming_final : simdjson::stage1_mode::regular;
+    if (stage1_->stage1(reinterpret_cast<const std::uint8_t*>(in.data), in.size, mode) != simdjson::SUCCESS) return false;
+    r.counts.values = stage1_->n_structural_indexes;
+    return true;
+  }
 
   template <class F>
   static bool each_value(const input& in, simdjson::dom::parser& p, F&& f) {
@@ -122,6 +144,7 @@ class simdjson_dom_engine final : public engine {
         return ok;
       }
       case workload::dump_pretty: return false;
+      case workload::stage1: return false;  // (not offered: has_stage1)
     }
     return false;
   }
@@ -131,6 +154,8 @@ class simdjson_dom_engine final : public engine {
   bool kernel_ok_ = true;
   simdjson::dom::parser parser_;
   simdjson::internal::string_builder<> builder_;  // the minifier's output buffer, kept across runs
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;  // the stage1 workload's
+  std::size_t stage1_capacity_ = 0;
 };
 
 }  // namespace jview::bench

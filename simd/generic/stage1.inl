@@ -185,21 +185,21 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
     // pending: bit 0, the string open at the block's end holds a backslash or DEL; bit 1, a checked byte.
     const std::uint64_t special = (c.bslash | c.del) & in_str;
     if ((special | pending) != 0) [[unlikely]] {
-      std::uint64_t closes = quote & ~in_str;
+      // Which strings closing in this block hold such a byte, without a loop over them: adding a string's special
+      // bits to its run of in_str bits carries into the bit after the run, its closing quote, when there is one
+      // (`pending` adds one at bit 0 for the string carried in); a carry out of bit 63 is the string still open.
+      const std::uint64_t closes = quote & ~in_str;
       const std::uint64_t hard_escapes = escaped != 0 ? escaped & ~K::simple_escapes(p) : 0;
-      std::uint64_t sp = special, ck = (c.del | hard_escapes) & in_str;
-      while (closes != 0) {
-        const std::uint64_t below = (closes & (0 - closes)) - 1;
-        if (pending != 0 || (sp & below) != 0) {
-          const bool check = (pending & 2) != 0 || (ck & below) != 0;
-          *special_out++ = (rel + static_cast<std::uint32_t>(std::countr_zero(closes))) | (check ? k_special_checked : 0);
-        }
-        sp &= ~below;
-        ck &= ~below;
-        pending = 0;
-        closes &= closes - 1;
+      const std::uint64_t ck = (c.del | hard_escapes) & in_str;
+      std::uint64_t sum_sp, sum_ck;
+      const bool open_sp = __builtin_add_overflow(in_str, special | (pending != 0 ? 1 : 0), &sum_sp);
+      const bool open_ck = __builtin_add_overflow(in_str, ck | ((pending & 2) != 0 ? 1 : 0), &sum_ck);
+      const std::uint64_t checked = sum_ck & closes;
+      for (std::uint64_t flagged = (sum_sp & closes) | checked; flagged != 0; flagged &= flagged - 1) {
+        const int at = std::countr_zero(flagged);
+        *special_out++ = (rel + static_cast<std::uint32_t>(at)) | (((checked >> at) & 1) != 0 ? k_special_checked : 0);
       }
-      pending |= (sp != 0 ? 1 : 0) | (ck != 0 ? 2 : 0);
+      pending = (open_sp ? 1 : 0) | (open_ck ? 2 : 0);
     }
     // A control byte inside a string is an error: no value may reach it.
     if ((c.ctrl & in_str) != 0) [[unlikely]] {

@@ -53,6 +53,20 @@ struct scalar_flatten {
   }
 };
 
+// One block's tokens (structural characters outside strings, both quotes of every string, the first byte of every
+// number or literal), given its quotes that are not escaped; in_str is set to the inside of its strings (from each
+// opening quote, included, to its closing quote, excluded), and the state carried to the next block is updated.
+JVIEW_KERNEL_INLINE std::uint64_t block_tokens(const block_bits& c, std::uint64_t quote, std::uint64_t& in_string,
+                                              std::uint64_t& scalar_carry, std::uint64_t& in_str) noexcept {
+  in_str = prefix_xor(quote) ^ in_string;
+  in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_str) >> 63);
+  const std::uint64_t strings = in_str | quote;
+  const std::uint64_t scalar = ~(c.op | c.ws | strings);
+  const std::uint64_t tokens = (c.op & ~strings) | quote | (scalar & ~((scalar << 1) | scalar_carry));
+  scalar_carry = scalar >> 63;
+  return tokens;
+}
+
 // A block wholly inside a string (no token, escape or non-ASCII byte) that began before it: the plain blocks after
 // it (no quote, backslash, control byte, DEL or non-ASCII byte) add no token and change no state, so one test each
 // skips them (most of a long ASCII string). Tried on every block inside a string, the failed tests cost more.
@@ -97,14 +111,9 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
       if (pend - p >= 128) {
         const block_bits d = K::classify(p + 64);
         if ((d.bslash | d.del | d.high) == 0) [[likely]] {
-          const std::uint64_t in_c = prefix_xor(c.quote) ^ in_string;
-          const std::uint64_t in_d = prefix_xor(d.quote) ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(in_c) >> 63);
-          in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_d) >> 63);
-          const std::uint64_t strings_c = in_c | c.quote, strings_d = in_d | d.quote;
-          const std::uint64_t scalar_c = ~(c.op | c.ws | strings_c), scalar_d = ~(d.op | d.ws | strings_d);
-          const std::uint64_t tokens_c = (c.op & ~strings_c) | c.quote | (scalar_c & ~((scalar_c << 1) | scalar_carry));
-          const std::uint64_t tokens_d = (d.op & ~strings_d) | d.quote | (scalar_d & ~((scalar_d << 1) | (scalar_c >> 63)));
-          scalar_carry = scalar_d >> 63;
+          std::uint64_t in_c, in_d;
+          const std::uint64_t tokens_c = block_tokens(c, c.quote, in_string, scalar_carry, in_c);
+          const std::uint64_t tokens_d = block_tokens(d, d.quote, in_string, scalar_carry, in_d);
           pos = K::flatten(tokens_c, rel, pos);
           pos = K::flatten(tokens_d, rel + 64, pos);
           if (((c.ctrl & in_c) | (d.ctrl & in_d)) != 0) [[unlikely]] {  // as below
@@ -120,12 +129,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
           continue;
         }
       }
-      const std::uint64_t in_str = prefix_xor(c.quote) ^ in_string;
-      in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_str) >> 63);
-      const std::uint64_t strings = in_str | c.quote;
-      const std::uint64_t scalar = ~(c.op | c.ws | strings);
-      const std::uint64_t tokens = (c.op & ~strings) | c.quote | (scalar & ~((scalar << 1) | scalar_carry));
-      scalar_carry = scalar >> 63;
+      std::uint64_t in_str;
+      const std::uint64_t tokens = block_tokens(c, c.quote, in_string, scalar_carry, in_str);
       pos = K::flatten(tokens, rel, pos);
       if ((c.ctrl & in_str) != 0) [[unlikely]] {  // as below
         out.fail = source() + std::countr_zero(c.ctrl & in_str);
@@ -140,12 +145,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
       // A block whose only unusual bytes are non-ASCII (or that follows one): the usual path and the block's UTF-8
       // check (text in most languages but English: 29% of twitter.json's blocks).
       if ((c.bslash | c.del | esc_carry | pending) == 0) {
-        const std::uint64_t in_str = prefix_xor(c.quote) ^ in_string;
-        in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_str) >> 63);
-        const std::uint64_t strings = in_str | c.quote;
-        const std::uint64_t scalar = ~(c.op | c.ws | strings);
-        const std::uint64_t tokens = (c.op & ~strings) | c.quote | (scalar & ~((scalar << 1) | scalar_carry));
-        scalar_carry = scalar >> 63;
+        std::uint64_t in_str;
+        const std::uint64_t tokens = block_tokens(c, c.quote, in_string, scalar_carry, in_str);
         pos = K::flatten(tokens, rel, pos);
         if ((c.ctrl & in_str) != 0) [[unlikely]] {  // as below
           out.fail = source() + (c.high != 0 ? 0 : std::countr_zero(c.ctrl & in_str));
@@ -170,15 +171,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
       escaped = escaped_bytes(c.bslash, esc_carry);
       quote &= ~escaped;
     }
-    // in_str: from each opening quote (included) to its closing quote (excluded).
-    const std::uint64_t in_str = prefix_xor(quote) ^ in_string;
-    in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(in_str) >> 63);
-    const std::uint64_t strings = in_str | quote;
-    const std::uint64_t op = c.op & ~strings;
-    const std::uint64_t scalar = ~(c.op | c.ws | strings);
-    const std::uint64_t scalar_start = scalar & ~((scalar << 1) | scalar_carry);
-    scalar_carry = scalar >> 63;
-    const std::uint64_t tokens = op | quote | scalar_start;
+    std::uint64_t in_str;
+    const std::uint64_t tokens = block_tokens(c, quote, in_string, scalar_carry, in_str);
     pos = K::flatten(tokens, rel, pos);
     // Strings holding a backslash or DEL: the position of their closing quote, flagged k_special_checked when the
     // string holds DEL or an escape other than \" \\ \b \f \n \r \t (the parser checks those).

@@ -483,26 +483,23 @@ st f_indices(interp& I, const value& in, const value* args, value& out) {
   return index_value(I, in, x, out);
 }
 
+// jq 1.8: `indices($i) | .[0]` and `indices($i) | .[-1:][0]`, with .[0] and the slice as jq applies them to
+// whatever indices gave (an object's member, for instance: `{"a":1} | index("a")` is an error, not null).
 st f_index(interp& I, const value& in, const value* args, value& out) {
   value idx;
   const st s = f_indices(I, in, args, idx);
   if (s != st::ok) return s;
-  if (idx.is_array() && idx.length() > 0)
-    out = idx.element(0);
-  else
-    out = value();
-  return st::ok;
+  return index_value(I, idx, value::number(0), out);
 }
 
 st f_rindex(interp& I, const value& in, const value* args, value& out) {
   value idx;
-  const st s = f_indices(I, in, args, idx);
+  st s = f_indices(I, in, args, idx);
   if (s != st::ok) return s;
-  if (idx.is_array() && idx.length() > 0)
-    out = idx.element(idx.length() - 1);
-  else
-    out = value();
-  return st::ok;
+  value last;
+  s = slice_value(I, idx, value::number(-1), value(), last);
+  if (s != st::ok) return s;
+  return index_value(I, last, value::number(0), out);
 }
 
 st f_bsearch(interp& I, const value& in, const value* args, value& out) {

@@ -230,12 +230,16 @@ def index($i): indices($i) | .[0];
 #: index(1)
 #: index(", ")
 #: index("x")
+#: index("a")
+#: index("d")
 #<"a, b, c, d"
 #<[1,2,1,2,3,1]
 def rindex($i): indices($i) | .[-1:][0];
 #: rindex(1)
 #: rindex(", ")
 #: rindex([1, 2])
+#: rindex("a")
+#: rindex("d")
 #<"a, b, c, d"
 #<[1,2,1,2,3,1]
 

@@ -156,7 +156,7 @@ void document::populate(std::size_t count) noexcept {
   capacity_ = count;
 }
 
-node* document::grow(std::size_t used, std::size_t done, std::size_t total) noexcept {
+node* document::grow(std::size_t used, std::size_t done, std::size_t total, std::size_t need) noexcept {
   if (nodes_ == nullptr || mapped_bytes_ == 0) return nullptr;
   // A value that parses has at most total/2 + 2 nodes, but one cut short ("[[[[" to the end of the input) has one
   // per byte, and its error is only found at the end: so the bound is one node per byte.
@@ -169,7 +169,8 @@ node* document::grow(std::size_t used, std::size_t done, std::size_t total) noex
     const std::size_t projected = used * total / done;
     want = std::max(want, projected + projected / 8);
   }
-  const std::size_t fallback = std::min(most, used + used / 8 + 4096);
+  want = std::max(want, need);
+  const std::size_t fallback = std::min(most, std::max(need, used + used / 8 + 4096));
   for (std::size_t count : {std::min(want, most), fallback}) {
     if (count <= capacity_) continue;
     const std::size_t bytes = simd::mapped_size(count * sizeof(node));

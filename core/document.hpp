@@ -93,9 +93,9 @@ class document {
   // first write to each fresh page costs a fault or a populate step, and a value rarely needs its worst case.
   node* reserve(std::size_t count, std::size_t first = SIZE_MAX);
   // Grows the arena, keeping its nodes (mremap: nothing is copied), when a value has used all `capacity()` nodes
-  // with `done` of its `total` bytes parsed: to about the projected need (at most total + 2 nodes). nullptr when
-  // the address space is exhausted (the arena is then unchanged). Used by the parser.
-  node* grow(std::size_t used, std::size_t done, std::size_t total) noexcept;
+  // with `done` of its `total` bytes parsed: to about the projected need, and to `need` nodes at least (at most
+  // total + 2 nodes). nullptr when the address space is exhausted (the arena is then unchanged). Used by the parser.
+  node* grow(std::size_t used, std::size_t done, std::size_t total, std::size_t need = 0) noexcept;
   std::size_t capacity() const noexcept { return capacity_; }  // nodes writable now (mapped and populated)
   // Becomes a compact copy of src's value, its nodes and its text (text()) in one block of about their size: for
   // values kept while the next ones are parsed (`[inputs]`), which would otherwise each hold a fresh arena and the

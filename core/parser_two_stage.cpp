@@ -3,6 +3,7 @@
 // value to it.
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstring>
 #include <new>
 
@@ -132,6 +133,26 @@ inline constexpr ends_scalar_table k_ends_scalar{};
   } while (ix.cursor() == ix.pos_end());
   return true;
 }
+// The walk's room for nodes. A value has fewer nodes than tokens (a string two tokens, a key with its colon three, a
+// container its closing bracket too), so the walk reads at most as many tokens as it has room for nodes, less two (a
+// string's node is written at its closing quote): its end of tokens `te` is the batch's end or the end of the room,
+// whichever comes first, and is where the room is checked again. No check per value, and the arena grows as before
+// (to the projected need: making room for a whole batch of tokens at once populated up to twice the pages needed,
+// which a fresh document pays for at each small input).
+// room_for_tokens returns the arena's nodes (moved when it grows) with room for `want` nodes, nullptr: out of
+// address space; tokens_in_room the walk's end of tokens.
+[[gnu::noinline]] node* room_for_tokens(document& doc, node* nodes, std::uint32_t n, std::size_t want,
+                                        std::size_t done, std::size_t total) noexcept {
+  if (want <= doc.capacity()) return nodes;
+  nodes = doc.grow(n, done, total, want);
+  return nodes != nullptr && want <= doc.capacity() ? nodes : nullptr;
+}
+inline constexpr std::size_t k_room_step = 256;  // tokens of room asked for at least (fewer stops at the room's end)
+[[gnu::always_inline]] inline const std::uint32_t* tokens_in_room(const document& doc, std::uint32_t n,
+                                                                  const std::uint32_t* tp,
+                                                                  const std::uint32_t* batch_end) noexcept {
+  return tp + std::min<std::size_t>(static_cast<std::size_t>(batch_end - tp), doc.capacity() - n - 2);
+}
 [[gnu::always_inline]] inline std::uint32_t offset_in(const char* x, const char* base) noexcept {
   return static_cast<std::uint32_t>(x - base);
 }
@@ -173,14 +194,19 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
   bool duplicate_keys = false;
   std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const std::uint32_t max_depth = opts_.max_depth;
-  std::size_t cap = 0;
   std::size_t total = 0;
   stack_.clear();
   // Next batch of tokens (skipping empty ones: a long string or run of whitespace), read into the cursors. No lambda
   // captures the cursors: their addresses taken, GCC kept them on the stack, a store and reload per token.
-#define JVIEW_REFILL()                                                                                   \
+#define JVIEW_TOKENS()                                                                                   \
   (next_tokens(ix, base, opts_.path == parse_path::automatic) &&                                         \
    (bb = ix.base(), tp = ix.cursor(), te = ix.pos_end(), sp = ix.special_cursor(), true))
+// At te: the batch's end (the next batch) or the room's (more room); see room_for_tokens.
+#define JVIEW_REFILL()                                                                                   \
+  ((tp != ix.pos_end() || JVIEW_TOKENS()) &&                                                             \
+   (nodes = room_for_tokens(doc, nodes, n, n + 2 + std::min<std::size_t>(ix.pos_end() - tp, k_room_step),   \
+                            static_cast<std::size_t>(p - base), total)) != nullptr &&                    \
+   (te = tokens_in_room(doc, n, tp, ix.pos_end()), true))
 #define JVIEW_NEXT(x)                        \
   do {                                       \
     if (tp == te) [[unlikely]] {             \
@@ -188,15 +214,8 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     }                                        \
     (x) = bb + *tp++;                        \
   } while (0)
-// Room for `k` more nodes (a key checks for itself and its value's first node).
-#define JVIEW_ROOM(k)                                                                                    \
-  while (n + (k) > cap) [[unlikely]] {                                                                   \
-    nodes = doc.grow(n, static_cast<std::size_t>(p - base), total);                                      \
-    if (nodes == nullptr) goto give_up;                                                                  \
-    cap = doc.capacity();                                                                                \
-  }
 
-  if (tp == te && !JVIEW_REFILL()) goto give_up;
+  if (tp == te && !JVIEW_TOKENS()) goto give_up;  // (the nodes' room: once they are reserved)
   p = bb + *tp++;
   if (*p != '{' && *p != '[') goto give_up;  // a top-level scalar after the previous value
   base = p;
@@ -206,13 +225,14 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
   } catch (const std::bad_alloc&) {
     goto give_up;
   }
-  cap = doc.capacity();
   if (!ensure_key_table(total)) goto give_up;
+  nodes = room_for_tokens(doc, nodes, n, 3 + std::min<std::size_t>(te - tp, k_room_step), 0, total);
+  if (nodes == nullptr) goto give_up;
+  te = tokens_in_room(doc, n, tp, te);
 
 value:
-  // p is at the token where a value must start.
-  JVIEW_ROOM(1);
-value_after_key:  // (room checked by the key)
+  // p is at the token where a value must start (room for its node: room_for_tokens).
+  assert(n < doc.capacity());
   // A chain of compares, most frequent kinds first, not a switch: its jump table's one indirect branch mispredicted
   // whenever the kind of value changed unpredictably (an array of true and null in random order took twice the
   // time), and a compare resolves sooner than a jump through two table loads.
@@ -308,7 +328,6 @@ v_number:
 
 key_string:
   // p is at the opening quote of a key.
-  JVIEW_ROOM(2);
   JVIEW_NEXT(q);
   {
     const char* const s = p + 1;
@@ -318,6 +337,7 @@ key_string:
       string_flags |= flags;
     }
     const auto len = static_cast<std::uint32_t>(q - s);
+    assert(n < doc.capacity());
     put_node(nodes + n, kind::string, flags, offset_in(s, base), len, n + 1);
     ++n;
     note_key(nodes[cur], cur, depth, s, len, flags);
@@ -327,13 +347,13 @@ key_string:
       goto give_up;
     p = bb + tp[1];
     tp += 2;
-    goto value_after_key;
+    goto value;
   }
   JVIEW_NEXT(p);
   if (*p != ':') [[unlikely]]
     goto give_up;
   JVIEW_NEXT(p);
-  goto value_after_key;
+  goto value;
 
 after_value:
   count2 += 2;
@@ -390,7 +410,7 @@ close:
 give_up:
 #undef JVIEW_NEXT
 #undef JVIEW_REFILL
-#undef JVIEW_ROOM
+#undef JVIEW_TOKENS
   // An input of long strings, on a kernel that indexes them slower than the one-pass parser reads them: the values
   // left in it go one-pass (tests asking for the two-stage path keep it).
   if (ix.one_pass_better() && opts_.path == parse_path::automatic) one_pass_end_ = end;

@@ -252,7 +252,7 @@ std::string json_escape(const std::string& s) {
 
 void print_json(const row& x) {
   if (x.skipped.empty()) {
-    std::printf("{\"file\": \"%s\", \"workload\": \"%s\", \"engine\": \"%s\", \"median_us\": %.1f, \"best_us\": %.1f, "
+    std::printf("{\"file\": \"%s\", \"workload\": \"%s\", \"engine\": \"%s\", \"median_us\": %.3f, \"best_us\": %.3f, "
                 "\"bytes\": %zu}\n",
                 json_escape(x.file).c_str(), workload_name(x.w), x.engine.c_str(), x.median_us, x.best_us, x.bytes);
   } else {

@@ -64,9 +64,12 @@ parser& parser_for(parse_path path, std::uint32_t max_depth, const simd::stage1_
   return *cache.back().p;
 }
 
+// doc: the document to parse into (default: one reused by every call, whose arena has long grown).
 std::vector<std::string> parse_all(const std::string& text, parse_path path, std::uint64_t* two_stage = nullptr,
-                                   std::uint32_t max_depth = 10000, const simd::stage1_kernel* k = nullptr) {
-  static document doc;
+                                   std::uint32_t max_depth = 10000, const simd::stage1_kernel* k = nullptr,
+                                   document* fresh = nullptr) {
+  static document reused;
+  document& doc = fresh != nullptr ? *fresh : reused;
   parser& p = parser_for(path, max_depth, k);
   p.invalidate_index();
   const std::uint64_t fast_before = p.two_stage_values();
@@ -265,6 +268,31 @@ TEST_CASE("two-stage parser: deep nesting, depth limit, duplicate keys") {
     check_same(std::string(depth, '[') + std::string(depth, ']'), 50);
   }
   check_same(R"({"a":1,"b":2,"a":3} {"x":{"y":1,"y":2},"z":[{"q":1,"q\u0000":2}]})");
+}
+
+TEST_CASE("two-stage parser: token-dense values in a fresh document (the arena grows a batch at a time)") {
+  // The walk makes room for a node per token once a batch (room_for_batch), not per value: values with the most
+  // nodes per token, over many batches, each parsed into a new document whose arena starts small.
+  std::string zeros = "[", nested, keys = "{", mixed = "[";
+  for (int i = 0; i < 60000; ++i) zeros += i == 0 ? "0" : ",0";
+  zeros += "]";
+  nested = std::string(9000, '[') + std::string(9000, ']');
+  for (int i = 0; i < 20000; ++i) keys += (i == 0 ? "\"" : ",\"") + std::to_string(i) + "\":[]";
+  keys += "}";
+  for (int i = 0; i < 30000; ++i) mixed += i == 0 ? "{}" : (i % 3 == 0 ? ",[]" : i % 3 == 1 ? ",\"\"" : ",true");
+  mixed += "]";
+  for (const std::string* text : {&zeros, &nested, &keys, &mixed}) {
+    document one_pass_doc;
+    const auto want = parse_all(*text, parse_path::one_pass, nullptr, 10000, nullptr, &one_pass_doc);
+    REQUIRE(want.size() == 1);
+    CHECK(want[0].rfind("0@0 stop", 0) == 0);
+    for (const simd::stage1_kernel* kernel : kernels()) {
+      document doc;
+      std::uint64_t fast = 0;
+      CHECK(parse_all(*text, parse_path::two_stage, &fast, 10000, kernel, &doc) == want);
+      CHECK(fast == 1);
+    }
+  }
 }
 
 TEST_CASE("two-stage parser: NDJSON streams and concatenated values") {

@@ -138,20 +138,36 @@ inline constexpr ends_scalar_table k_ends_scalar{};
 // string's node is written at its closing quote): its end of tokens `te` is the batch's end or the end of the room,
 // whichever comes first, and is where the room is checked again. No check per value, and the arena grows as before
 // (to the projected need: making room for a whole batch of tokens at once populated up to twice the pages needed,
-// which a fresh document pays for at each small input).
-// room_for_tokens returns the arena's nodes (moved when it grows) with room for `want` nodes, nullptr: out of
-// address space; tokens_in_room the walk's end of tokens.
-[[gnu::noinline]] node* room_for_tokens(document& doc, node* nodes, std::uint32_t n, std::size_t want,
-                                        std::size_t done, std::size_t total) noexcept {
-  if (want <= doc.capacity()) return nodes;
-  nodes = doc.grow(n, done, total, want);
-  return nodes != nullptr && want <= doc.capacity() ? nodes : nullptr;
-}
+// which a fresh document pays for at each small input). refill below.
+// The walk's cursors, as a refill leaves them.
+struct walk_cursors {
+  const char* bb;
+  const std::uint32_t* tp;
+  const std::uint32_t* te;
+  const std::uint32_t* sp;
+  node* nodes;
+};
 inline constexpr std::size_t k_room_step = 256;  // tokens of room asked for at least (fewer stops at the room's end)
-[[gnu::always_inline]] inline const std::uint32_t* tokens_in_room(const document& doc, std::uint32_t n,
-                                                                  const std::uint32_t* tp,
-                                                                  const std::uint32_t* batch_end) noexcept {
-  return tp + std::min<std::size_t>(static_cast<std::size_t>(batch_end - tp), doc.capacity() - n - 2);
+
+// At the walk's end of tokens `c.tp`: the next batch (next_tokens) when the batch is done, then room for at least
+// min(its tokens left, k_room_step) more nodes than the `n` written, and the end of tokens that room allows. False:
+// no more tokens, or out of address space. Out of line: the walk's loop holds only the test for its end of tokens.
+[[gnu::noinline]] bool refill(simd::structural_index& ix, document& doc, walk_cursors& c, std::uint32_t n,
+                              const char* base, std::size_t done, std::size_t total, bool gated) noexcept {
+  if (c.tp == ix.pos_end()) {
+    if (!next_tokens(ix, base, gated)) return false;
+    c.bb = ix.base();
+    c.tp = ix.cursor();
+    c.sp = ix.special_cursor();
+  }
+  const std::size_t left = static_cast<std::size_t>(ix.pos_end() - c.tp);
+  const std::size_t want = n + 2 + std::min(left, k_room_step);
+  if (want > doc.capacity()) {
+    c.nodes = doc.grow(n, done, total, want);
+    if (c.nodes == nullptr || want > doc.capacity()) return false;
+  }
+  c.te = c.tp + std::min(left, doc.capacity() - n - 2);
+  return true;
 }
 [[gnu::always_inline]] inline std::uint32_t offset_in(const char* x, const char* base) noexcept {
   return static_cast<std::uint32_t>(x - base);
@@ -195,18 +211,19 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
   std::uint8_t string_flags = 0;  // of all strings, or-ed (document::verbatim)
   const std::uint32_t max_depth = opts_.max_depth;
   std::size_t total = 0;
+  walk_cursors cursors{};  // (only refill's in and out: the cursors themselves stay in registers)
   stack_.clear();
   // Next batch of tokens (skipping empty ones: a long string or run of whitespace), read into the cursors. No lambda
   // captures the cursors: their addresses taken, GCC kept them on the stack, a store and reload per token.
 #define JVIEW_TOKENS()                                                                                   \
   (next_tokens(ix, base, opts_.path == parse_path::automatic) &&                                         \
    (bb = ix.base(), tp = ix.cursor(), te = ix.pos_end(), sp = ix.special_cursor(), true))
-// At te: the batch's end (the next batch) or the room's (more room); see room_for_tokens.
+// At te: the batch's end (the next batch) or the room's (more room); see refill.
 #define JVIEW_REFILL()                                                                                   \
-  ((tp != ix.pos_end() || JVIEW_TOKENS()) &&                                                             \
-   (nodes = room_for_tokens(doc, nodes, n, n + 2 + std::min<std::size_t>(ix.pos_end() - tp, k_room_step),   \
-                            static_cast<std::size_t>(p - base), total)) != nullptr &&                    \
-   (te = tokens_in_room(doc, n, tp, ix.pos_end()), true))
+  (cursors = {bb, tp, te, sp, nodes},                                                                    \
+   refill(ix, doc, cursors, n, base, static_cast<std::size_t>(p - base), total,                          \
+          opts_.path == parse_path::automatic) &&                                                        \
+   (bb = cursors.bb, tp = cursors.tp, te = cursors.te, sp = cursors.sp, nodes = cursors.nodes, true))
 #define JVIEW_NEXT(x)                        \
   do {                                       \
     if (tp == te) [[unlikely]] {             \
@@ -226,12 +243,11 @@ bool parser::parse_two_stage(const char* begin, const char* end, document& doc, 
     goto give_up;
   }
   if (!ensure_key_table(total)) goto give_up;
-  nodes = room_for_tokens(doc, nodes, n, 3 + std::min<std::size_t>(te - tp, k_room_step), 0, total);
-  if (nodes == nullptr) goto give_up;
-  te = tokens_in_room(doc, n, tp, te);
+  te = tp;  // (the room's end: refill makes room from here)
+  if (!JVIEW_REFILL()) goto give_up;
 
 value:
-  // p is at the token where a value must start (room for its node: room_for_tokens).
+  // p is at the token where a value must start (room for its node: refill).
   assert(n < doc.capacity());
   // A chain of compares, most frequent kinds first, not a switch: its jump table's one indirect branch mispredicted
   // whenever the kind of value changed unpredictably (an array of true and null in random order took twice the

@@ -244,6 +244,37 @@ TEST_CASE("parser: portable and vector scanners agree (corpus, JSONTestSuite, mu
   MESSAGE("compared " << compared << " inputs");
 }
 
+TEST_CASE("duplicate keys: random objects with escaped spellings, small (pair by pair) and large (the index)") {
+  // Keys with several spellings of one text; an object of up to 16 members is tested pair by pair, a larger one
+  // through the index (core/object_keys.cpp). Each parse's flag is checked against the members listed once.
+  const char* spellings[] = {"a", "\\u0061", "b", "\\u0062", "ab", "a\\u0062", "\\u0061b", "a\\\"", "a\\\\",
+                             "", "\\u00e9", "\xc3\xa9", "long key of some length", "long key of some lengt\\u0068"};
+  std::mt19937 rng(2024);
+  document doc;
+  int flagged = 0;
+  for (int round = 0; round < 4000; ++round) {
+    const int members = 1 + static_cast<int>(rng() % (round % 2 == 0 ? 8 : 24));
+    std::string text = "{";
+    for (int i = 0; i < members; ++i) {
+      // Mostly distinct keys (a number after the text), sometimes a spelling that may repeat another's text.
+      const std::string suffix = rng() % 4 == 0 ? "" : std::to_string(i);
+      text += (i ? ",\"" : "\"") + std::string(spellings[rng() % (sizeof spellings / sizeof *spellings)]) + suffix + "\":" +
+              std::to_string(i);
+    }
+    text += "}";
+    REQUIRE(!parse_text(text, doc).err);
+    std::vector<std::uint32_t> keys;
+    doc.unique_member_keys(0, keys);
+    const bool repeats = keys.size() < static_cast<std::size_t>(members);
+    INFO(text);
+    CHECK(doc.has_duplicate_keys() == repeats);
+    CHECK(((doc[0].flags & node_flag::duplicate_keys) != 0) == repeats);
+    flagged += repeats ? 1 : 0;
+  }
+  CHECK(flagged > 500);
+  CHECK(flagged < 3500);
+}
+
 TEST_CASE("duplicate keys: exactly the objects that repeat a key are flagged, and their members are listed once") {
   document doc;
   // Flag of each object node, in document order, for a text.

@@ -182,7 +182,7 @@ inline constexpr std::size_t k_room_step = 256;  // tokens of room asked for at 
 // token list early, so the walk runs out of tokens. Whenever anything is not as it should be, the walk gives up
 // and parse_impl parses the value again, producing the exact error; the index is dropped then.
 // The index outlives the value: the next call starting at `stop` in the same buffer continues in the same batch.
-bool parser::parse_two_stage(const char* begin, const char* end, document& doc, const char*& stop) {
+JVIEW_HOT_ALIGN bool parser::parse_two_stage(const char* begin, const char* end, document& doc, const char*& stop) {
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
   simd::structural_index& ix = index_;
   if (!ix.continues(begin, end)) {

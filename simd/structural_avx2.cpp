@@ -143,7 +143,7 @@ struct avx2_stage1 : stage1_runs_utf8 {
 
 }  // namespace
 
-JVIEW_KERNEL_FN bool detail::stage1_avx2(const unsigned char* p, const char* src, std::size_t blocks,
+JVIEW_KERNEL_FN JVIEW_HOT_ALIGN bool detail::stage1_avx2(const unsigned char* p, const char* src, std::size_t blocks,
                                          std::uint32_t rel, stage1_state& st, stage1_out& out) noexcept {
   return stage1_blocks<avx2_stage1>(p, src, blocks, rel, st, out);
 }

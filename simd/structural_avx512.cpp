@@ -126,7 +126,7 @@ struct avx512_stage1 {
 
 }  // namespace
 
-JVIEW_KERNEL_FN bool detail::stage1_avx512(const unsigned char* p, const char* src, std::size_t blocks,
+JVIEW_KERNEL_FN JVIEW_HOT_ALIGN bool detail::stage1_avx512(const unsigned char* p, const char* src, std::size_t blocks,
                                            std::uint32_t rel, stage1_state& st, stage1_out& out) noexcept {
   return stage1_blocks<avx512_stage1>(p, src, blocks, rel, st, out);
 }

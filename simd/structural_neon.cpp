@@ -96,7 +96,7 @@ struct neon_stage1 : stage1_runs_utf8, scalar_flatten {
 
 }  // namespace
 
-bool detail::stage1_neon(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
+JVIEW_HOT_ALIGN bool detail::stage1_neon(const unsigned char* p, const char* src, std::size_t blocks, std::uint32_t rel,
                          stage1_state& st, stage1_out& out) noexcept {
   return stage1_blocks<neon_stage1>(p, src, blocks, rel, st, out);
 }

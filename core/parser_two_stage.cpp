@@ -133,12 +133,6 @@ inline constexpr ends_scalar_table k_ends_scalar{};
   } while (ix.cursor() == ix.pos_end());
   return true;
 }
-// The walk's room for nodes. A value has fewer nodes than tokens (a string two tokens, a key with its colon three, a
-// container its closing bracket too), so the walk reads at most as many tokens as it has room for nodes, less two (a
-// string's node is written at its closing quote): its end of tokens `te` is the batch's end or the end of the room,
-// whichever comes first, and is where the room is checked again. No check per value, and the arena grows as before
-// (to the projected need: making room for a whole batch of tokens at once populated up to twice the pages needed,
-// which a fresh document pays for at each small input). refill below.
 // The walk's cursors, as a refill leaves them.
 struct walk_cursors {
   const char* bb;
@@ -149,9 +143,15 @@ struct walk_cursors {
 };
 inline constexpr std::size_t k_room_step = 256;  // tokens of room asked for at least (fewer stops at the room's end)
 
-// At the walk's end of tokens `c.tp`: the next batch (next_tokens) when the batch is done, then room for at least
-// min(its tokens left, k_room_step) more nodes than the `n` written, and the end of tokens that room allows. False:
-// no more tokens, or out of address space. Out of line: the walk's loop holds only the test for its end of tokens.
+// The walk's room for nodes. A value has fewer nodes than tokens (a string two tokens, a key with its colon three, a
+// container its closing bracket too), so the walk reads at most as many tokens as it has room for nodes, less two (a
+// string's node is written at its closing quote): its end of tokens `te` is the batch's end or the end of the room,
+// whichever comes first, and only there is the room checked, not at each value. The arena grows as before, to the
+// projected need (room for a whole batch of tokens at once populated up to twice the pages a value needs, which a
+// fresh document paid for on every small input).
+// refill, at the walk's end of tokens `c.tp`: the next batch (next_tokens) when the batch is done, then room for at
+// least min(its tokens left, k_room_step) more nodes than the `n` written, and the end of tokens that room allows.
+// False: no more tokens, or out of address space. Out of line: the walk's loop holds only the test for its end.
 [[gnu::noinline]] bool refill(simd::structural_index& ix, document& doc, walk_cursors& c, std::uint32_t n,
                               const char* base, std::size_t done, std::size_t total, bool gated) noexcept {
   if (c.tp == ix.pos_end()) {

@@ -30,8 +30,8 @@ namespace {
 
 // Fused UTF-8 check of one block (see stage1.inl): `p` holds the block (maybe a padded copy); the 64 bytes before
 // it are read from the source at src - 64 unless src is where indexing began (then "before" is ASCII).
-JVIEW_KERNEL_INLINE bool utf8_block_ok_avx512(const unsigned char* p, const char* src, const char* begin) {
-  const utf8_consts c = utf8_make_consts();
+JVIEW_KERNEL_INLINE bool utf8_block_ok_avx512(const utf8_consts& c, const unsigned char* p, const char* src,
+                                              const char* begin) {
   const vec prev = src == begin ? c.zero : v_load(reinterpret_cast<const unsigned char*>(src) - 64);
   return !v_any(utf8_check_vec(v_load(p), prev, c));
 }
@@ -113,8 +113,11 @@ JVIEW_KERNEL_INLINE bool plain_avx512(const unsigned char* p) {
 
 struct avx512_stage1 {
   static constexpr bool fused_utf8 = true;
-  JVIEW_KERNEL_INLINE static bool utf8_block_ok(const unsigned char* p, const char* src, const char* begin) {
-    return utf8_block_ok_avx512(p, src, begin);
+  using utf8_ctx = utf8_consts;
+  JVIEW_KERNEL_INLINE static utf8_consts utf8_init() { return utf8_make_consts(); }
+  JVIEW_KERNEL_INLINE static bool utf8_block_ok(const utf8_consts& c, const unsigned char* p, const char* src,
+                                                const char* begin) {
+    return utf8_block_ok_avx512(c, p, src, begin);
   }
   JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) { return classify_avx512(p); }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) { return simple_escapes_avx512(p); }

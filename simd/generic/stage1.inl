@@ -7,7 +7,8 @@
 //   bool plain(const unsigned char* p)              no quote, backslash, control byte, DEL or non-ASCII byte
 //   std::uint32_t* flatten(bits, rel, out)           appends rel + the index of each set bit, lowest first; may write
 //                                                     64 entries past them (scalar_flatten below, or a vector one)
-//   bool fused_utf8 (constexpr), and when true utf8_block_ok(p, src, begin): UTF-8 checked block by block
+//   bool fused_utf8 (constexpr), and when true utf8_init() and utf8_block_ok(ctx, p, src, begin): UTF-8 checked
+//                                                     block by block, with the constants utf8_init made (ctx)
 // Everything after classify is scalar 64-bit arithmetic on the masks.
 
 #include "simd/generic/block_bits.inl"
@@ -29,6 +30,8 @@ alignas(16) inline constexpr unsigned char k_simple_escape_hi[16] = {0, 0, 0x01,
 // all-ASCII block ends them, or by the caller at the end of the input or of a value).
 struct stage1_runs_utf8 {
   static constexpr bool fused_utf8 = false;
+  struct utf8_ctx {};
+  JVIEW_KERNEL_INLINE static utf8_ctx utf8_init() { return {}; }
 };
 
 // Positions by count-trailing-zeros, in unconditional groups of 8 (one predictable loop test for most blocks; a
@@ -83,6 +86,13 @@ JVIEW_KERNEL_INLINE void skip_plain_blocks(const unsigned char*& p, const unsign
   string_blocks += n;
 }
 
+// Whether the UTF-8 text ending at `end` (after a non-ASCII block: at least three bytes) ends inside a sequence: one
+// of its last three bytes is a lead byte of more bytes than follow it.
+JVIEW_KERNEL_INLINE bool utf8_cut_off_before(const char* end) noexcept {
+  const auto byte = [end](int back) { return static_cast<unsigned char>(end[-back]); };
+  return byte(1) >= 0xc0 || byte(2) >= 0xe0 || byte(3) >= 0xf0;
+}
+
 template <class K>
 JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0, std::size_t blocks, std::uint32_t rel,
                                        stage1_state& st, stage1_out& out) noexcept {
@@ -100,6 +110,10 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
   std::uint32_t* pos = out.pos;
   std::uint32_t* special_out = out.special;
   bool ok = true;
+  // The fused UTF-8 check's constants, made once: made by the check itself, they were rebuilt at every non-ASCII
+  // block (eight broadcasts and table loads).
+  [[maybe_unused]] const auto utf8 = K::utf8_init();
+  const char* const begin = st.begin;
   for (; p != pend; p += 64, rel += 64) {
     const block_bits c = K::classify(p);
     // The usual block: no backslash, DEL or non-ASCII byte, and nothing of the kind left by the block before. Its
@@ -153,9 +167,11 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
           ok = false;
           break;
         }
+        // An ASCII block after a non-ASCII one needs only the test that no sequence was cut off by the block's
+        // start (as simdjson does): the whole check there cost twitter.json's stage 1 about 2%.
         const char* const src = source();
-        if (!K::utf8_block_ok(p, src, st.begin)) [[unlikely]] {  // as below
-          out.fail = src == st.begin ? src : src - 3;
+        if (c.high == 0 ? utf8_cut_off_before(src) : !K::utf8_block_ok(utf8, p, src, begin)) [[unlikely]] {
+          out.fail = src == begin ? src : src - 3;  // (as below)
           ok = false;
           break;
         }
@@ -208,8 +224,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
       // bytes back: no value may reach back there.
       if ((c.high | prev_high) != 0) [[unlikely]] {
         const char* const src = source();
-        if (!K::utf8_block_ok(p, src, st.begin)) {
-          out.fail = src == st.begin ? src : src - 3;
+        if (!K::utf8_block_ok(utf8, p, src, begin)) {
+          out.fail = src == begin ? src : src - 3;
           ok = false;
           break;
         }

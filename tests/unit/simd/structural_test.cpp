@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -245,6 +246,43 @@ TEST_CASE("stage 1: long strings (their plain blocks skipped) with an escape, qu
     for (int k = 0; k < n; ++k) body.insert(g.below(static_cast<std::uint32_t>(body.size())), inserts[g.below(8)]);
     std::string s = std::string(g.below(130), ' ') + "[\"" + body + "\", 1, \"" + body.substr(0, g.below(300)) + "\"]";
     check_all_kernels(s);
+  }
+}
+
+TEST_CASE("stage 1: UTF-8 sequences complete or cut off at a block's end, then an ASCII block") {
+  // The block after a non-ASCII one, when it is ASCII, is only tested for a sequence cut off by its start.
+  static const char* whole[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\x7f", "a"};
+  static const char* cut[] = {"\xc3", "\xe2", "\xe2\x82", "\xf0", "\xf0\x9f", "\xf0\x9f\x98"};
+  const stage1_kernel* ks[8];
+  const std::size_t nk = structural_kernels(ks, 8);
+  for (std::size_t block_end : {64u, 128u, 192u}) {
+    for (int shift = 0; shift < 3; ++shift) {  // the sequence ends 0-2 bytes before the block's end
+      for (const bool complete : {true, false}) {
+        for (const char* piece : complete ? std::vector<const char*>(std::begin(whole), std::end(whole))
+                                          : std::vector<const char*>(std::begin(cut), std::end(cut))) {
+          std::string s = "[\"";
+          s += "\xc3\xa9";  // a non-ASCII block before, whatever the piece
+          s.append(block_end - shift - std::strlen(piece) - s.size(), 'x');
+          s += piece;
+          s.append(static_cast<std::size_t>(shift), 'y');
+          REQUIRE(s.size() == block_end);
+          s += std::string(100, 'z') + "\", 1]";
+          const std::size_t f = validate_utf8_portable(s.data(), s.size());
+          CHECK((f == s.size()) == complete);
+          const listing want = reference(s);
+          for (std::size_t k = 0; k < nk; ++k) {
+            INFO("kernel " << std::string(ks[k]->name) << " block end " << block_end << " shift " << shift);
+            const listing got = run(ks[k], s, s.size() + 1);
+            if (complete) {
+              CHECK(got.tokens == want.tokens);
+            } else {  // the string's closing quote and what follows it are not listed
+              CHECK(got.tokens.size() < want.tokens.size());
+              if (!got.tokens.empty()) CHECK(got.tokens.back() < f);
+            }
+          }
+        }
+      }
+    }
   }
 }
 

@@ -33,7 +33,8 @@ void member_key_texts(const document& doc, std::uint32_t obj, std::vector<std::s
   }
 }
 
-// An object of up to k_pairwise_members members, tested pair by pair (see object_has_duplicate_keys).
+// An object of up to k_pairwise_members members, tested pair by pair (see object_has_duplicate_keys). Its keys are
+// read as member_key_texts reads them, into fixed arrays instead of its vectors and deque.
 constexpr std::uint32_t k_pairwise_members = 16;
 bool has_duplicate_keys_pairwise(const document& doc, std::uint32_t obj) {
   std::array<std::string, k_pairwise_members> decoded;  // (short keys stay in each string's own buffer)

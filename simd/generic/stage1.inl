@@ -87,7 +87,8 @@ JVIEW_KERNEL_INLINE void skip_plain_blocks(const unsigned char*& p, const unsign
 }
 
 // Whether the UTF-8 text ending at `end` (after a non-ASCII block: at least three bytes) ends inside a sequence: one
-// of its last three bytes is a lead byte of more bytes than follow it.
+// of its last three bytes is a lead byte of more bytes than follow it (the scalar form of utf8_lookup.inl's
+// k_incomplete_bound test).
 JVIEW_KERNEL_INLINE bool utf8_cut_off_before(const char* end) noexcept {
   const auto byte = [end](int back) { return static_cast<unsigned char>(end[-back]); };
   return byte(1) >= 0xc0 || byte(2) >= 0xe0 || byte(3) >= 0xf0;
@@ -168,7 +169,7 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
           break;
         }
         // An ASCII block after a non-ASCII one needs only the test that no sequence was cut off by the block's
-        // start (as simdjson does): the whole check there cost twitter.json's stage 1 about 2%.
+        // start (as simdjson does), not the whole check (random.json's stage 1: 1.36x -> 1.24x simdjson's).
         const char* const src = source();
         if (c.high == 0 ? utf8_cut_off_before(src) : !K::utf8_block_ok(utf8, p, src, begin)) [[unlikely]] {
           out.fail = src == begin ? src : src - 3;  // (as below)

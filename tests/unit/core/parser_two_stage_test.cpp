@@ -270,8 +270,8 @@ TEST_CASE("two-stage parser: deep nesting, depth limit, duplicate keys") {
   check_same(R"({"a":1,"b":2,"a":3} {"x":{"y":1,"y":2},"z":[{"q":1,"q\u0000":2}]})");
 }
 
-TEST_CASE("two-stage parser: token-dense values in a fresh document (the arena grows a batch at a time)") {
-  // The walk makes room for a node per token once a batch (room_for_batch), not per value: values with the most
+TEST_CASE("two-stage parser: token-dense values in a fresh document (the arena grows as the walk goes)") {
+  // The walk checks its room for nodes where its tokens end (refill), not at each value: values with the most
   // nodes per token, over many batches, each parsed into a new document whose arena starts small.
   std::string zeros = "[", nested, keys = "{", mixed = "[";
   for (int i = 0; i < 60000; ++i) zeros += i == 0 ? "0" : ",0";

@@ -3,6 +3,7 @@
 // an exact test here (hashing that input cannot flood: core/key_index.hpp); readers of a flagged object list its
 // members through unique_member_keys.
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -33,23 +34,56 @@ void member_key_texts(const document& doc, std::uint32_t obj, std::vector<std::s
   }
 }
 
-// An object of up to k_pairwise_members members, tested pair by pair (see object_has_duplicate_keys). Its keys are
-// read as member_key_texts reads them, into fixed arrays instead of its vectors and deque.
+// An object of up to k_pairwise_members members, tested pair by pair (see object_has_duplicate_keys), allocating
+// nothing for short keys. Keys are read as member_key_texts reads them, but an escaped key is decoded only when
+// another key's text could have its length. Its raw bytes bound that length: an escape is longer than the bytes it
+// stands for, at most 6 times (`\u0061` 6 bytes for 1, a surrogate pair 12 for 4, `\n` 2 for 1), and DEL, which
+// flags a string too, stays 1 byte. So `{"\"Name":1,"t":2}` decodes and compares nothing. A key with invalid UTF-8
+// replaced (1 byte for 3) is always decoded.
 constexpr std::uint32_t k_pairwise_members = 16;
 bool has_duplicate_keys_pairwise(const document& doc, std::uint32_t obj) {
-  std::array<std::string, k_pairwise_members> decoded;  // (short keys stay in each string's own buffer)
-  std::array<std::string_view, k_pairwise_members> texts;
+  // Plain arrays, filled as keys are read: std::array<std::string_view> would be zeroed first (a `rep stos` that
+  // cost more than the test).
+  const char* at[k_pairwise_members];  // key i's text: its raw bytes, or where it is in `texts` once decoded
+  std::uint32_t len[k_pairwise_members], node_of[k_pairwise_members], shortest[k_pairwise_members],
+      longest[k_pairwise_members];
+  std::uint32_t plain = 0, decoded = 0;  // bit i: key i's text is its raw bytes; key i is decoded into `texts`
+  std::string texts;                     // the decoded keys, one after another
+  std::size_t decoded_at[k_pairwise_members];
+  const auto decode = [&](std::uint32_t i) {
+    if (((decoded | plain) >> i & 1) != 0) return;
+    decoded_at[i] = texts.size();
+    doc.append_string(node_of[i], texts);
+    len[i] = static_cast<std::uint32_t>(texts.size() - decoded_at[i]);
+    decoded |= 1u << i;
+  };
+  const auto text = [&](std::uint32_t i) {
+    return std::string_view((decoded >> i & 1) != 0 ? texts.data() + decoded_at[i] : at[i], len[i]);
+  };
   std::uint32_t count = 0;
   const std::uint32_t end = doc[obj].next;
   for (std::uint32_t k = obj + 1; k < end && count < k_pairwise_members; k = doc[k + 1].next, ++count) {
-    if ((doc[k].flags & (node_flag::escapes | node_flag::bad_utf8)) != 0) {
-      doc.append_string(k, decoded[count]);
-      texts[count] = decoded[count];
+    const std::string_view raw = doc.raw(k);
+    const std::uint8_t flags = doc[k].flags;
+    at[count] = raw.data();
+    len[count] = static_cast<std::uint32_t>(raw.size());
+    node_of[count] = k;
+    if ((flags & (node_flag::escapes | node_flag::bad_utf8)) == 0) {
+      plain |= 1u << count;
+      shortest[count] = longest[count] = len[count];
+    } else if ((flags & node_flag::bad_utf8) == 0) {
+      shortest[count] = (len[count] + 5) / 6;
+      longest[count] = len[count];
     } else {
-      texts[count] = doc.raw(k);
+      shortest[count] = 0;
+      longest[count] = UINT32_MAX;
     }
-    for (std::uint32_t j = 0; j < count; ++j)
-      if (texts[j] == texts[count]) return true;
+    for (std::uint32_t j = 0; j < count; ++j) {
+      if (longest[j] < shortest[count] || longest[count] < shortest[j]) continue;  // (plain keys: lengths differ)
+      decode(j);
+      decode(count);
+      if (text(j) == text(count)) return true;
+    }
   }
   return false;
 }

@@ -89,8 +89,10 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx512(std::uint64_t bits, std::uint3
   const int count = std::popcount(bits);
   if (count > 16) [[unlikely]] {
     _mm512_storeu_si512(out + 16, widen(r, _mm512_extracti32x4_epi32(packed, 1)));
-    _mm512_storeu_si512(out + 32, widen(r, _mm512_extracti32x4_epi32(packed, 2)));
-    _mm512_storeu_si512(out + 48, widen(r, _mm512_extracti32x4_epi32(packed, 3)));
+    if (count > 32) [[unlikely]] {
+      _mm512_storeu_si512(out + 32, widen(r, _mm512_extracti32x4_epi32(packed, 2)));
+      _mm512_storeu_si512(out + 48, widen(r, _mm512_extracti32x4_epi32(packed, 3)));
+    }
   }
   return out + count;
 }

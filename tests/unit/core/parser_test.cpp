@@ -248,7 +248,9 @@ TEST_CASE("duplicate keys: random objects with escaped spellings, small (pair by
   // Keys with several spellings of one text; an object of up to 16 members is tested pair by pair, a larger one
   // through the index (core/object_keys.cpp). Each parse's flag is checked against the members listed once.
   const char* spellings[] = {"a", "\\u0061", "b", "\\u0062", "ab", "a\\u0062", "\\u0061b", "a\\\"", "a\\\\",
-                             "", "\\u00e9", "\xc3\xa9", "long key of some length", "long key of some lengt\\u0068"};
+                             "", "\\u00e9", "\xc3\xa9", "long key of some length", "long key of some lengt\\u0068",
+                             "\\ud83d\\ude00", "\xf0\x9f\x98\x80", "\x7f", "\\u007f", "aaaaaa",
+                             "\\u0061\\u0061\\u0061\\u0061\\u0061\\u0061"};
   std::mt19937 rng(2024);
   document doc;
   int flagged = 0;

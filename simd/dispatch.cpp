@@ -63,10 +63,15 @@ constinit std::atomic<int> g_cpu{0};
 // 70%, 1.18x). From this share on, an input goes one-pass (structural_index::one_pass_better); the next most in the
 // corpus is 26% (twitterescaped.json), which the two-stage parse wins.
 constexpr unsigned k_avx2_one_pass_share = 30;
+// Below what size an input goes one-pass (stage1_kernel::min_bytes), from 47 objects of 150-700 bytes cut from the
+// corpus (twitter, citm_catalog, update-center, github_events, ...; 5 interleaved runs, Zen 5): the two-stage time
+// over the one-pass time was, by 50-byte size class from 150 bytes, AVX-512 1.06, 1.00, 0.97, 0.86 and at most 0.88
+// above; AVX2 1.18, 1.09, 1.05, 0.96, and at most 1.00 above. Other kernels keep the default (NEON: not measured).
+constexpr std::size_t k_avx512_min_bytes = 256, k_avx2_min_bytes = 288;
 constexpr stage1_kernel k_stage1_kernels[] = {
 #if JVIEW_X86_KERNELS
-    {"avx512", &detail::stage1_avx512},
-    {"avx2", &detail::stage1_avx2, k_avx2_one_pass_share},
+    {"avx512", &detail::stage1_avx512, 0, k_avx512_min_bytes},
+    {"avx2", &detail::stage1_avx2, k_avx2_one_pass_share, k_avx2_min_bytes},
     {"sse2", &detail::stage1_sse2},
 #elif JVIEW_NEON_KERNELS
     {"neon", &detail::stage1_neon},

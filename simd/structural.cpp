@@ -35,7 +35,7 @@ void structural_index::lend_arrays(std::uint32_t* mem) noexcept {
   capacity_ = k_array_entries;
 }
 
-bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept,
+JVIEW_HOT_ALIGN bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(const char*, std::size_t) noexcept,
                              const char* begin, const char* end) {
   live_ = false;
   // Arrays for one batch, or for the whole input when it is smaller (fromjson of a short text allocates little).
@@ -71,7 +71,7 @@ bool structural_index::start(const stage1_kernel* k, std::size_t (*validate)(con
   return true;
 }
 
-bool structural_index::next_batch() {
+JVIEW_HOT_ALIGN bool structural_index::next_batch() {
   if (failed_ || next_ == end_) return false;
   const char* const b = next_;
   const std::size_t avail = static_cast<std::size_t>(end_ - b);
@@ -130,7 +130,7 @@ bool structural_index::next_batch() {
   return true;
 }
 
-bool structural_index::validate_upto(const char* stop) noexcept {
+JVIEW_HOT_ALIGN bool structural_index::validate_upto(const char* stop) noexcept {
   if (st_.utf8_from == nullptr || st_.utf8_from >= stop) return true;
   const std::size_t n = static_cast<std::size_t>(stop - st_.utf8_from);
   if (st_.validate(st_.utf8_from, n) != n) return false;

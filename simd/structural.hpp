@@ -55,6 +55,9 @@ struct stage1_kernel {
   // From what share of long-string blocks (structural_index::string_blocks, in percent of the blocks indexed) the
   // one-pass parser is faster than the two-stage parse on this kernel; 0: never (see dispatch.cpp).
   unsigned one_pass_share = 0;
+  // Inputs shorter than this many bytes go one-pass when the parser chooses (parse_path::automatic): stage 1's
+  // set-up is not repaid (see dispatch.cpp).
+  std::size_t min_bytes = 192;
 };
 // The one in use is simd::active_kernels().structure (simd/kernels.hpp).
 // Every stage-1 kernel this CPU can run (for tests), best first.

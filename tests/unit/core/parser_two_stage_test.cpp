@@ -155,6 +155,39 @@ TEST_CASE("two-stage parser: the automatic path takes the fast path for big docu
   CHECK(a == parse_all(doc, parse_path::one_pass));
 }
 
+TEST_CASE("two-stage parser: the automatic path parses inputs under the kernel's min_bytes one-pass") {
+  // An array of `size` bytes in all, trailing spaces included (what the parser is handed reaches the buffer's end).
+  const auto sized = [](std::size_t size) {
+    std::string t = "[0";
+    while (t.size() + 3 <= size) t += ",0";
+    t += "]";
+    t.resize(size, ' ');
+    return t;
+  };
+  for (const simd::stage1_kernel* k : kernels()) {
+    INFO("kernel " << k->name << ", min_bytes " << k->min_bytes);
+    std::uint64_t fast = 0;
+    CHECK(parse_all(sized(k->min_bytes - 1), parse_path::automatic, &fast, 10000, k) ==
+          parse_all(sized(k->min_bytes - 1), parse_path::one_pass));
+    CHECK(fast == 0);
+    CHECK(parse_all(sized(k->min_bytes), parse_path::automatic, &fast, 10000, k) ==
+          parse_all(sized(k->min_bytes), parse_path::one_pass));
+    CHECK(fast == 1);
+    // Short lines of one buffer: the first starts the index, and the rest of the buffer continues it however
+    // little of it is left.
+    std::string lines;
+    for (int i = 0; i < 40; ++i) lines += "{\"id\": " + std::to_string(i) + "}\n";
+    REQUIRE(lines.size() >= k->min_bytes);
+    fast = 0;
+    CHECK(parse_all(lines, parse_path::automatic, &fast, 10000, k) == parse_all(lines, parse_path::one_pass));
+    CHECK(fast == 40);
+    // Asked for, the two-stage path runs on any size.
+    fast = 0;
+    CHECK(parse_all("[1, 2]", parse_path::two_stage, &fast, 10000, k) == parse_all("[1, 2]", parse_path::one_pass));
+    CHECK(fast == 1);
+  }
+}
+
 TEST_CASE("two-stage parser: a kernel's one_pass_share sends inputs of long strings one-pass") {
   // Strings of 200 plain ASCII bytes: most blocks lie inside long strings.
   std::string text = "[";

@@ -108,13 +108,7 @@ parser::parser(parse_options opts)
 parse_error parser::parse(const char* begin, const char* end, document& doc, const char*& stop) {
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
   if (vector_scanners_) {
-    // Tiny inputs (fromjson, a short line in a pipe) do not repay stage 1's set-up (stage1_kernel::min_bytes), unless
-    // they are the rest of a buffer already indexed; they go one-pass without a call.
-    if (stage1_ != nullptr && end != one_pass_end_ &&
-        (static_cast<std::size_t>(end - begin) >= stage1_->min_bytes || opts_.path != parse_path::automatic ||
-         index_.continues(begin, end)) &&
-        parse_two_stage(begin, end, doc, stop))
-      return {};
+    if (stage1_ != nullptr && end != one_pass_end_ && parse_two_stage(begin, end, doc, stop)) return {};
     return parse_impl<vector_kernels>(begin, end, doc, stop);
   }
 #endif

@@ -186,9 +186,8 @@ JVIEW_HOT_ALIGN bool parser::parse_two_stage(const char* begin, const char* end,
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
   simd::structural_index& ix = index_;
   if (!ix.continues(begin, end)) {
-    // Tiny inputs do not repay stage 1's set-up (parser::parse keeps them from calling; kept here too, where the
-    // walk's loops were measured: removing these instructions moved them and made key-heavy files 4-7% slower).
-    // Top-level scalars need no index.
+    // Tiny inputs (fromjson, a short line in a pipe) do not repay stage 1's set-up (stage1_kernel::min_bytes);
+    // top-level scalars need no index.
     if (opts_.path == parse_path::automatic && static_cast<std::size_t>(end - begin) < stage1_->min_bytes)
       return false;
     const char* first = simd::portable_ws::skip(begin, end);

@@ -2,7 +2,6 @@
 // key, at the first key's position with the last value. The parser flags the (rare) objects that repeat a key, after
 // an exact test here (hashing that input cannot flood: core/key_index.hpp); readers of a flagged object list its
 // members through unique_member_keys.
-#include <array>
 #include <cstdint>
 #include <deque>
 #include <string>

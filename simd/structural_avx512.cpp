@@ -77,8 +77,8 @@ JVIEW_KERNEL_INLINE __m512i widen(__m512i r, __m128i b) {
 
 // Positions of the set bits of `bits` plus rel: VPCOMPRESSB packs the byte indices of the set bits, then they are
 // widened to 32 bits 16 at a time. No branch per token (a scalar tzcnt loop mispredicts its exit on most blocks);
-// most blocks hold at most 16 tokens, so the further stores are one predictable test, and the last two a second
-// one (a block of 17-32 tokens, as an array of literals has, stores only the second sixteen).
+// most blocks hold at most 16 tokens, so the further stores sit behind one predictable test, and the last two
+// behind a second one (a block of 17-32 tokens, as an array of literals has, stores only the second sixteen).
 JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx512(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
   alignas(64) static constexpr unsigned char k_index[64] = {
       0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,

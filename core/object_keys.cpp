@@ -91,9 +91,9 @@ bool has_duplicate_keys_pairwise(const document& doc, std::uint32_t obj) {
 
 // Both run in O(members) expected time, O(members log members) at worst (detail::string_index): the keys come
 // from the input, which may have been crafted to collide. An object of up to k_pairwise_members members (most of
-// those the parser sends here: one escaped key is enough) is tested pair by pair instead, with its escaped keys
-// decoded into short-string buffers: no allocation (a 64-byte object with an escaped key took 2x simdjson's whole
-// parse in the index's vectors, deque and table).
+// those the parser sends here: one escaped key is enough) is tested pair by pair instead, decoding an escaped key
+// only when another key could be its text (a 64-byte object with an escaped key took 2x simdjson's whole parse in
+// the index's vectors, deque and table).
 bool document::object_has_duplicate_keys(std::uint32_t obj) const {
   if (nodes_[obj].len <= k_pairwise_members) return has_duplicate_keys_pairwise(*this, obj);
   std::vector<std::string_view> texts;

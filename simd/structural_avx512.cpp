@@ -125,6 +125,13 @@ struct avx512_stage1 {
   JVIEW_KERNEL_INLINE static block_bits classify(const unsigned char* p) { return classify_avx512(p); }
   JVIEW_KERNEL_INLINE static std::uint64_t simple_escapes(const unsigned char* p) { return simple_escapes_avx512(p); }
   JVIEW_KERNEL_INLINE static bool plain(const unsigned char* p) { return plain_avx512(p); }
+  // The usual-block test's bytes (backslash, DEL, non-ASCII) by two compares: 0x7f and up, and '\\'. The three
+  // masks or-ed took three compares and their moves out of the mask registers (stage 1 0.92-0.96x its time).
+  static constexpr bool k_odd_bytes = true;
+  JVIEW_KERNEL_INLINE static std::uint64_t odd_bytes(const unsigned char* p) {
+    const __m512i v = _mm512_loadu_si512(p);
+    return _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(0x7f)) | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+  }
   JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
     return flatten_avx512(bits, rel, out);
   }

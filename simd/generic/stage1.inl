@@ -9,6 +9,8 @@
 //                                                     64 entries past them (scalar_flatten below, or a vector one)
 //   bool fused_utf8 (constexpr), and when true utf8_init() and utf8_block_ok(ctx, p, src, begin): UTF-8 checked
 //                                                     block by block, with the constants utf8_init made (ctx)
+//   optionally k_odd_bytes (constexpr) and std::uint64_t odd_bytes(p): nonzero when the block holds a backslash, DEL
+//                                                     or non-ASCII byte, cheaper than or-ing classify's three masks
 // Everything after classify is scalar 64-bit arithmetic on the masks.
 
 #include "simd/generic/block_bits.inl"
@@ -18,6 +20,18 @@
 struct block_bits {
   std::uint64_t quote, bslash, op, ws, ctrl, high, del;
 };
+
+// Nonzero when the block holds a byte that takes it off the usual path: backslash, DEL, non-ASCII (K::odd_bytes when
+// the kernel has it; the masks classify left unused are then computed only off the usual path).
+template <class K>
+JVIEW_KERNEL_INLINE std::uint64_t odd_bytes(const block_bits& c, const unsigned char* p) noexcept {
+  if constexpr (requires { K::k_odd_bytes; }) {
+    return K::odd_bytes(p);
+  } else {
+    (void)p;
+    return c.bslash | c.del | c.high;
+  }
+}
 
 // The escapes the parser need not check, " \ b f n r t, by two nibble lookups (for kernels with a byte shuffle): a
 // byte is one of them when lo[byte & 15] & hi[byte >> 4] is not 0 (a bit per character: " \ b f n r t).
@@ -120,12 +134,12 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
     // The usual block: no backslash, DEL or non-ASCII byte, and nothing of the kind left by the block before. Its
     // path holds only what such a block needs: with every case in one path, GCC kept part of the loop's state on
     // the stack, and stage 1 took about 1.4x simdjson's time on ASCII input.
-    if ((c.bslash | c.del | c.high | unusual) == 0) [[likely]] {
+    if ((odd_bytes<K>(c, p) | unusual) == 0) [[likely]] {
       // Two usual blocks in one step when the next one is usual too (as simdjson's stage 1 takes 128 bytes a step):
       // the two chains of masks overlap, and the loop's own work is halved.
       if (pend - p >= 128) {
         const block_bits d = K::classify(p + 64);
-        if ((d.bslash | d.del | d.high) == 0) [[likely]] {
+        if (odd_bytes<K>(d, p + 64) == 0) [[likely]] {
           std::uint64_t in_c, in_d;
           const std::uint64_t tokens_c = block_tokens(c, c.quote, in_string, scalar_carry, in_c);
           const std::uint64_t tokens_d = block_tokens(d, d.quote, in_string, scalar_carry, in_d);

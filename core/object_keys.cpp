@@ -33,12 +33,30 @@ void member_key_texts(const document& doc, std::uint32_t obj, std::vector<std::s
   }
 }
 
+// The length of an escaped key's text, from its raw bytes without decoding them: every byte outside an escape
+// stands for itself (DEL, which flags a string too, included), a two-byte escape such as `\n` for one byte, and a
+// `\uXXXX` for 1 to 3 (a surrogate pair, two of them, for 4; a lone surrogate becomes U+FFFD, 3).
+void escaped_length_bounds(std::string_view raw, std::uint32_t& shortest, std::uint32_t& longest) {
+  std::uint32_t simple = 0, unicode = 0;
+  for (std::size_t i = raw.find('\\'); i != std::string_view::npos; i = raw.find('\\', i)) {
+    if (i + 1 < raw.size() && raw[i + 1] == 'u') {
+      ++unicode;
+      i += 6;
+    } else {
+      ++simple;
+      i += 2;
+    }
+    if (i >= raw.size()) break;
+  }
+  const auto len = static_cast<std::uint32_t>(raw.size());
+  shortest = len - simple - 5 * unicode;
+  longest = len - simple - 3 * unicode;
+}
+
 // An object of up to k_pairwise_members members, tested pair by pair (see object_has_duplicate_keys), allocating
 // nothing for short keys. Keys are read as member_key_texts reads them, but an escaped key is decoded only when
-// another key's text could have its length. Its raw bytes bound that length: an escape is longer than the bytes it
-// stands for, at most 6 times (`\u0061` 6 bytes for 1, a surrogate pair 12 for 4, `\n` 2 for 1), and DEL, which
-// flags a string too, stays 1 byte. So `{"\"Name":1,"t":2}` decodes and compares nothing. A key with invalid UTF-8
-// replaced (1 byte for 3) is always decoded.
+// another key's text could have its length (escaped_length_bounds): `{"\"Name":1,"t":2}` decodes and compares
+// nothing. A key with invalid UTF-8 replaced (1 byte for 3) is always decoded.
 constexpr std::uint32_t k_pairwise_members = 16;
 bool has_duplicate_keys_pairwise(const document& doc, std::uint32_t obj) {
   // Plain arrays, filled as keys are read: std::array<std::string_view> would be zeroed first (a `rep stos` that
@@ -71,8 +89,7 @@ bool has_duplicate_keys_pairwise(const document& doc, std::uint32_t obj) {
       plain |= 1u << count;
       shortest[count] = longest[count] = len[count];
     } else if ((flags & node_flag::bad_utf8) == 0) {
-      shortest[count] = (len[count] + 5) / 6;
-      longest[count] = len[count];
+      escaped_length_bounds(raw, shortest[count], longest[count]);
     } else {
       shortest[count] = 0;
       longest[count] = UINT32_MAX;

@@ -250,7 +250,8 @@ TEST_CASE("duplicate keys: random objects with escaped spellings, small (pair by
   const char* spellings[] = {"a", "\\u0061", "b", "\\u0062", "ab", "a\\u0062", "\\u0061b", "a\\\"", "a\\\\",
                              "", "\\u00e9", "\xc3\xa9", "long key of some length", "long key of some lengt\\u0068",
                              "\\ud83d\\ude00", "\xf0\x9f\x98\x80", "\x7f", "\\u007f", "aaaaaa",
-                             "\\u0061\\u0061\\u0061\\u0061\\u0061\\u0061"};
+                             "\\u0061\\u0061\\u0061\\u0061\\u0061\\u0061", "a/b", "a\\/b", "\xe2\x82\xac",
+                             "\\u20ac"};
   std::mt19937 rng(2024);
   document doc;
   int flagged = 0;

@@ -16,7 +16,7 @@
 #include "simd/generic/block_bits.inl"
 
 // The byte classes of one block. `high` may be any nonzero value for "some non-ASCII byte" in kernels that check
-// UTF-8 by runs; `ctrl` and `del` exact (control bytes below 0x20; 0x7f).
+// UTF-8 by runs (exact in those with fused_utf8); `ctrl` and `del` exact (control bytes below 0x20; 0x7f).
 struct block_bits {
   std::uint64_t quote, bslash, op, ws, ctrl, high, del;
 };
@@ -134,7 +134,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
     // The usual block: no backslash, DEL or non-ASCII byte, and nothing of the kind left by the block before. Its
     // path holds only what such a block needs: with every case in one path, GCC kept part of the loop's state on
     // the stack, and stage 1 took about 1.4x simdjson's time on ASCII input.
-    if ((odd_bytes<K>(c, p) | unusual) == 0) [[likely]] {
+    const std::uint64_t odd = odd_bytes<K>(c, p);
+    if ((odd | unusual) == 0) [[likely]] {
       // Two usual blocks in one step when the next one is usual too (as simdjson's stage 1 takes 128 bytes a step):
       // the two chains of masks overlap, and the loop's own work is halved.
       if (pend - p >= 128) {
@@ -173,7 +174,9 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
     if constexpr (K::fused_utf8) {
       // A block whose only unusual bytes are non-ASCII (or that follows one): the usual path and the block's UTF-8
       // check (text in most languages but English: 29% of twitter.json's blocks).
-      if ((c.bslash | c.del | esc_carry | pending) == 0) {
+      // (No backslash or DEL: `odd` holds only non-ASCII bytes, which `high` lists exactly here. Tested so, a kernel
+      // with odd_bytes makes the backslash and DEL masks only for the blocks below.)
+      if (((odd & ~c.high) | esc_carry | pending) == 0) {
         std::uint64_t in_str;
         const std::uint64_t tokens = block_tokens(c, c.quote, in_string, scalar_carry, in_str);
         pos = K::flatten(tokens, rel, pos);

@@ -1,11 +1,15 @@
 // tests/fuzz/fuzz_parse.cpp: libFuzzer target: the parser on arbitrary bytes, value after value as the reader does.
-// The vector and portable scanners, and the two-stage path forced on every input, must give the same verdict
-// (error code and offset) and the same document; every accepted document must satisfy the node invariants, decode
+// The vector and portable scanners, and the two-stage path forced on every input with each stage-1 kernel this CPU
+// can run (AVX-512, AVX2, SSE2, ...), must give the same verdict (error code and offset) and the same document; every accepted document must satisfy the node invariants, decode
 // its strings and write itself; the replacing mode (--replace-invalid-utf8 style) must accept whatever the strict
 // mode accepts.
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <vector>
 
+#include "simd/kernels.hpp"
+#include "simd/structural.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using namespace jview;
@@ -58,6 +62,22 @@ outcome parse_all(parser& ps, document& doc, const char* begin, const char* end,
   return r;
 }
 
+// The active kernels with each stage-1 kernel this CPU can run in turn.
+const std::vector<simd::kernels>& stage1_variants() {
+  static const std::vector<simd::kernels> v = [] {
+    std::vector<simd::kernels> out;
+    const simd::stage1_kernel* ks[8];
+    const std::size_t n = simd::structural_kernels(ks, 8);
+    for (std::size_t i = 0; i < n; ++i) {
+      simd::kernels k = simd::active_kernels();
+      k.structure = ks[i];
+      out.push_back(k);
+    }
+    return out;
+  }();
+  return v;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -77,6 +97,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (a.text != b.text) fuzz::fail("vector and portable parsers disagree", a.text, b.text);
   outcome t = parse_all(pt, doc, in.data(), in.end(), false);
   if (t.text != b.text) fuzz::fail("two-stage and one-pass parsers disagree", t.text, b.text);
+  for (const simd::kernels& k : stage1_variants()) {
+    parse_options o = two;
+    o.kernels = &k;
+    parser pk(o);
+    const outcome u = parse_all(pk, doc, in.data(), in.end(), false);
+    if (u.text != b.text) {
+      std::fprintf(stderr, "stage-1 kernel %s\n", k.structure->name);
+      fuzz::fail("two-stage parser with another stage-1 kernel and the one-pass parser disagree", u.text, b.text);
+    }
+  }
   outcome c = parse_all(pr, doc, in.data(), in.end(), true);
   // Replacing invalid UTF-8 only turns errors into values: where strict mode succeeded, the output is identical.
   if (a.text.find('!') == std::string::npos && a.text != c.text)

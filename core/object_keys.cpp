@@ -35,7 +35,8 @@ void member_key_texts(const document& doc, std::uint32_t obj, std::vector<std::s
 
 // The length of an escaped key's text, from its raw bytes without decoding them: every byte outside an escape
 // stands for itself (DEL, which flags a string too, included), a two-byte escape such as `\n` for one byte, and a
-// `\uXXXX` for 1 to 3 (a surrogate pair, two of them, for 4; a lone surrogate becomes U+FFFD, 3).
+// `\uXXXX` for 1 to 3 (a surrogate pair, two of them, for 4; a lone surrogate, accepted with
+// --replace-invalid-utf8, becomes U+FFFD, 3).
 void escaped_length_bounds(std::string_view raw, std::uint32_t& shortest, std::uint32_t& longest) {
   std::uint32_t simple = 0, unicode = 0;
   for (std::size_t i = raw.find('\\'); i != std::string_view::npos; i = raw.find('\\', i)) {

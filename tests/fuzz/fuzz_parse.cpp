@@ -1,8 +1,8 @@
 // tests/fuzz/fuzz_parse.cpp: libFuzzer target: the parser on arbitrary bytes, value after value as the reader does.
 // The vector and portable scanners, and the two-stage path forced on every input with each stage-1 kernel this CPU
-// can run (AVX-512, AVX2, SSE2, ...), must give the same verdict (error code and offset) and the same document; every accepted document must satisfy the node invariants, decode
-// its strings and write itself; the replacing mode (--replace-invalid-utf8 style) must accept whatever the strict
-// mode accepts.
+// can run (AVX-512, AVX2, SSE2, ...), must give the same verdict (error code and offset) and the same document;
+// every accepted document must satisfy the node invariants, decode its strings and write itself; the replacing mode
+// (--replace-invalid-utf8 style) must accept whatever the strict mode accepts.
 #include <cstdint>
 #include <cstdio>
 #include <string>

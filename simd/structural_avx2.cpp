@@ -84,7 +84,6 @@ inline constexpr bit_position_table k_bit_positions{};
 // Appends rel + the position of every set bit of `bits`, lowest first, eight bits at a time through the table
 // (about 55 instructions a block, however few its tokens). Writes up to 8 entries past the count.
 JVIEW_KERNEL_INLINE std::uint32_t* flatten_table(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
-  if (bits == 0) return out;
   __m256i base = _mm256_set1_epi32(static_cast<int>(rel));
   const __m256i eight = _mm256_set1_epi32(8);
 #pragma GCC unroll 8
@@ -101,7 +100,7 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten_table(std::uint64_t bits, std::uint32
   return out;
 }
 // The same, by the block's count: up to 8 tokens (most blocks of most inputs) take eight unconditional
-// count-trailing-zeros stores (scalar_flatten's first group), a denser block the table.
+// count-trailing-zeros stores (flatten_eight, stage1.inl), a denser block the table.
 // (A tzcnt loop with a test per token mispredicted its exit: 475 us instead of about 200 on canada.json. The table
 // for every block: AVX2 stage 1 on citm_catalog.json 1.23x simdjson's haswell stage 1, 1.15x with the 8-token case
 // apart; RESULTS.md, "Issue 24, eighth round".)
@@ -109,12 +108,7 @@ JVIEW_KERNEL_INLINE std::uint32_t* flatten_avx2(std::uint64_t bits, std::uint32_
   const int count = std::popcount(bits);
   if (count == 0) return out;  // (inside long non-ASCII strings: without this test poet.json's stage 1 was 1.09x)
   if (count <= 8) {
-#pragma GCC unroll 8
-    for (int k = 0; k < 8; ++k) {
-      out[k] = rel + static_cast<std::uint32_t>(std::countr_zero(bits));
-      bits &= bits - 1;
-      __asm__("" : "+r"(bits));  // (as in scalar_flatten: no branch per store to a "rest are 64" tail)
-    }
+    flatten_eight(bits, rel, out);
     return out + count;
   }
   return flatten_table(bits, rel, out);

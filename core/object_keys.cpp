@@ -47,7 +47,6 @@ void escaped_length_bounds(std::string_view raw, std::uint32_t& shortest, std::u
       ++simple;
       i += 2;
     }
-    if (i >= raw.size()) break;
   }
   const auto len = static_cast<std::uint32_t>(raw.size());
   shortest = len - simple - 5 * unicode;

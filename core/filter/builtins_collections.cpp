@@ -3,7 +3,6 @@
 #include "core/filter/builtins.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "core/filter/sort.hpp"
 
@@ -430,15 +429,17 @@ st f_transpose(interp& I, const value& in, const value*, value& out) {
     in.for_each_member([&](std::string_view, const value& v) { rows.push_back(v); });
   else
     return I.fail(std::string("Cannot iterate over ") + in.type_name() + " (" + dump_trunc(in) + ")");
-  std::uint32_t width = 0;
+  // As a double, as jq's range(0; $max) runs: a number's length is its magnitude (`[1e19] | transpose` fails at
+  // its first index, as in jq; a cast to an integer width overflowed), and 1.5 gives the rows 0 and 1.
+  double width = 0;
   for (const value& r : rows) {
     value len;
     const st s = length_of(I, r, len);
     if (s != st::ok) return s;
-    width = std::max(width, static_cast<std::uint32_t>(std::ceil(len.number())));
+    width = std::max(width, len.number());
   }
   std::vector<value> cols;
-  for (std::uint32_t i = 0; i < width; ++i) {
+  for (double i = 0; i < width; ++i) {
     std::vector<value> col;
     for (const value& r : rows) {
       value x;

@@ -15,6 +15,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -22,6 +23,14 @@
 #include "core/filter/eval.hpp"
 
 namespace jview::filter::detail {
+
+// A number as jq's C cast makes it an int (a long) on x86-64, jq 1.8's reference build: truncated toward zero, and
+// NaN or a value outside the type's range the type's minimum (CVTTSD2SI's "integer indefinite"). Without the cast's
+// undefined behaviour.
+inline int c_int_of(double d) noexcept { return d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN; }
+inline long c_long_of(double d) noexcept {
+  return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? static_cast<long>(d) : LONG_MIN;
+}
 
 struct native_span {
   const native_def* defs;

@@ -115,11 +115,7 @@ st f_halt(interp& I, const value&, const value*, value&) {
 st f_halt_error0(interp& I, const value& in, const value*, value&) { return halt_with(I, 5, in); }
 st f_halt_error1(interp& I, const value& in, const value* args, value&) {
   if (!args[0].is_number()) return type_error(I, in, "halt_error/1: number required");
-  // jq converts the code with C's cast to int; on x86-64 (jq 1.8's reference build) NaN and every value out of
-  // int's range become INT_MIN. Done here without the cast's undefined behaviour.
-  const double d = args[0].number();
-  const int code = d > -2147483649.0 && d < 2147483648.0 ? static_cast<int>(d) : INT_MIN;
-  return halt_with(I, code, in);
+  return halt_with(I, c_int_of(args[0].number()), in);  // (jq converts the code with C's cast to int)
 }
 
 st f_true(interp&, const value&, const value*, value& out) {

@@ -113,7 +113,7 @@ st m_nexttoward(interp& I, const value&, const value* a, value& out) {
 st m_ldexp(interp& I, const value&, const value* a, value& out) {
   JVIEW_NEED_TWO_NUMBERS(I, a);
   JVIEW_NEED_LIBM(I, m);
-  out = value::number(m->ldexp(a[0].number(), static_cast<int>(a[1].number())));
+  out = value::number(m->ldexp(a[0].number(), c_int_of(a[1].number())));
   return st::ok;
 }
 st m_scalb(interp& I, const value&, const value* a, value& out) {
@@ -125,19 +125,19 @@ st m_scalb(interp& I, const value&, const value* a, value& out) {
 st m_scalbln(interp& I, const value&, const value* a, value& out) {
   JVIEW_NEED_TWO_NUMBERS(I, a);
   JVIEW_NEED_LIBM(I, m);
-  out = value::number(m->scalbln(a[0].number(), static_cast<long>(a[1].number())));
+  out = value::number(m->scalbln(a[0].number(), c_long_of(a[1].number())));
   return st::ok;
 }
 st m_jn(interp& I, const value&, const value* a, value& out) {
   JVIEW_NEED_TWO_NUMBERS(I, a);
   JVIEW_NEED_LIBM(I, m);
-  out = value::number(m->jn(static_cast<int>(a[0].number()), a[1].number()));
+  out = value::number(m->jn(c_int_of(a[0].number()), a[1].number()));
   return st::ok;
 }
 st m_yn(interp& I, const value&, const value* a, value& out) {
   JVIEW_NEED_TWO_NUMBERS(I, a);
   JVIEW_NEED_LIBM(I, m);
-  out = value::number(m->yn(static_cast<int>(a[0].number()), a[1].number()));
+  out = value::number(m->yn(c_int_of(a[0].number()), a[1].number()));
   return st::ok;
 }
 st m_fma(interp& I, const value&, const value* a, value& out) {

@@ -10,6 +10,7 @@ namespace {
 
 st destr_array(interp& I, const pattern* p, std::size_t i, const value& v, const env* e, value* vars, dk k) {
   if (i == p->elems.size()) return k();
+  if (!I.stack_ok()) [[unlikely]] return I.stack_overflow();  // one level per element: `[$a, $b, ...]` of 10^5
   value elem;
   const st s = index_value(I, v, value::number(static_cast<double>(i)), elem);
   if (s != st::ok) return s;
@@ -19,6 +20,7 @@ st destr_array(interp& I, const pattern* p, std::size_t i, const value& v, const
 
 st destr_object(interp& I, const pattern* p, std::size_t i, const value& v, const env* e, value* vars, dk k) {
   if (i == p->entries.size()) return k();
+  if (!I.stack_ok()) [[unlikely]] return I.stack_overflow();  // one level per entry, as destr_array
   const pattern::entry& ent = p->entries[i];
   auto with_key = [&](const value& key) -> st {
     if (!key.is_string()) return I.fail(index_error(v, key));

@@ -963,6 +963,11 @@ def long_programs(s):
          "".join("def f%d: f%d + 1; " % (i, i - 1) for i in range(1, n5)) + "f%d" % (n5 - 1), b"99999\n", ()),
         ("10^5 `as` bindings", "".join(". as $x%d | " % i for i in range(n5)) + "$x0", b"null\n", ()),
         ("10^5 labels", "label $a | " * n5 + "1", b"1\n", ()),
+        # Destructuring binds one element (one entry) per level: 10^5 of them fit, 10^6 fit or fail cleanly.
+        ("an array pattern of 10^5 variables", ". as [" + ", ".join(["$x"] * n5) + "] | 1", b"1\n", ()),
+        ("an array pattern of 10^6 variables", "[1] as [" + ", ".join(["$x"] * n6) + "] | $x", b"null\n", (5,)),
+        ("an object pattern of 10^5 entries", "{a: 2} as {" + ", ".join(["a: $x"] * n5) + "} | $x", b"2\n", ()),
+        ("an object pattern of 10^6 entries", ". as {" + ", ".join(["$a"] * n6) + "} | $a", b"null\n", (5,)),
         ("10^5 `elif`", "if false then 0 " + "elif false then 0 " * n5 + "else 1 end", b"1\n", ()),
         ("an object of 10^5 members", "{" + ",".join("a%d: 1" % i for i in range(n5)) + "} | length",
          b"100000\n", ()),

@@ -15,6 +15,7 @@
 
 #include "core/filter/compile_errors.hpp"
 #include "core/filter/eval.hpp"
+#include "core/filter/local_scope.hpp"
 #include "core/filter/name_suggestion.hpp"
 #include "core/filter/parser.hpp"
 #include "core/parser.hpp"
@@ -56,13 +57,6 @@ bool parse_json_text(std::string_view text, value& out, std::string& error) {
 }
 
 namespace {
-
-struct scope_entry {
-  enum kind_t : std::uint8_t { var, closure, func, label } k;
-  std::string name;
-  std::uint32_t arity = 0;
-  node* def = nullptr;  // func: the op::funcdef node
-};
 
 // What a program or module sees besides its own local scope: its earlier definitions (modules), the modules it
 // imports (alias::name) or includes (empty alias), and its data imports ($name).
@@ -121,7 +115,7 @@ class resolver {
   program_impl& prog_;
   std::string_view src_;
   mod_scope ms_;
-  std::vector<scope_entry> scope_;
+  local_scope scope_;
   error_report report_;  // the undefined names, by body (compile_errors.hpp)
   std::unordered_map<const funcdef*, error_report::place> def_places_;  // where each local definition lives
   // The definitions whose bodies are being resolved, innermost last, with the report depth of their bodies; the
@@ -175,7 +169,7 @@ void resolver::soft_fail(const node* n, const std::string& msg, std::string sugg
 
 std::vector<defined_function> resolver::visible_functions() const {
   std::vector<defined_function> out;
-  for (const scope_entry& s : scope_) {
+  for (const scope_entry& s : scope_.entries()) {
     if (s.k == scope_entry::func) out.push_back({s.name, s.arity});
     if (s.k == scope_entry::closure) out.push_back({s.name, 0});
   }
@@ -272,7 +266,7 @@ void resolver::push_vars(node* n) {
   for (pattern* p : n->patterns) collect_vars(p, names);
   for (pattern* p : n->patterns) resolve_pattern_keys(p);
   n->n_vars = static_cast<std::uint32_t>(names.size());
-  for (auto& name : names) scope_.push_back(scope_entry{scope_entry::var, name, 0, nullptr});
+  for (auto& name : names) scope_.push(scope_entry{scope_entry::var, name, 0, nullptr});
 }
 
 funcdef* resolver::prelude(const std::string& name, std::uint32_t arity) {
@@ -308,7 +302,7 @@ void resolver::resolve_def_deferred(funcdef* f, bool global) {
       prog_.pending_errors.emplace(f, std::move(e));
     }
   } catch (compile_error& e) {
-    scope_.resize(mark);
+    scope_.truncate(mark);
     report_.unwind_to(depth);
     open_defs_.pop_back();
     prog_.pending_errors.emplace(f, std::move(e));
@@ -318,11 +312,11 @@ void resolver::resolve_def_deferred(funcdef* f, bool global) {
 void resolver::resolve_def(funcdef* f, bool global) {
   (void)global;
   const std::size_t mark = scope_.size();
-  for (const std::string& p : f->params) scope_.push_back(scope_entry{scope_entry::closure, p, 0, nullptr});
+  for (const std::string& p : f->params) scope_.push(scope_entry{scope_entry::closure, p, 0, nullptr});
   for (std::size_t i = 0; i < f->params.size(); ++i)
-    if (f->value_param[i]) scope_.push_back(scope_entry{scope_entry::var, f->params[i], 0, nullptr});
+    if (f->value_param[i]) scope_.push(scope_entry{scope_entry::var, f->params[i], 0, nullptr});
   resolve(f->body);
-  scope_.resize(mark);
+  scope_.truncate(mark);
 }
 
 // The tree is walked with an explicit stack, not by recursion: chains of 10^6 operators, suffixes or definitions
@@ -345,13 +339,11 @@ void resolver::resolve(node* root) {
 }
 
 void resolver::resolve_var(node* n) {
-  for (std::size_t i = scope_.size(); i-- > 0;) {
-    const scope_entry& s = scope_[i];
-    if (s.k == scope_entry::var && s.name == n->name) {
-      n->vk = var_kind::local;
-      n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-      return;
-    }
+  const std::size_t i = scope_.find(n->name, [](const scope_entry& s) { return s.k == scope_entry::var; });
+  if (i != local_scope::npos) {
+    n->vk = var_kind::local;
+    n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+    return;
   }
   if (ms_.data != nullptr) {
     for (auto it = ms_.data->rbegin(); it != ms_.data->rend(); ++it) {
@@ -375,21 +367,20 @@ void resolver::resolve_var(node* n) {
 
 bool resolver::resolve_callee(node* n) {
   const std::uint32_t arity = static_cast<std::uint32_t>(n->args.size());
-  for (std::size_t i = scope_.size(); i-- > 0;) {
+  const std::size_t i = scope_.find(n->name, [arity](const scope_entry& s) {
+    return (s.k == scope_entry::closure && arity == 0) || (s.k == scope_entry::func && s.arity == arity);
+  });
+  if (i != local_scope::npos) {
     const scope_entry& s = scope_[i];
-    if (s.name != n->name) continue;
-    if (s.k == scope_entry::closure && arity == 0) {
+    n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+    if (s.k == scope_entry::closure) {
       n->ck = call_kind::closure;
-      n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-      return true;
-    }
-    if (s.k == scope_entry::func && s.arity == arity) {
+    } else {
       note_called(s.def->fn);
       n->ck = call_kind::local_def;
-      n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
       n->fn = s.def->fn;
-      return true;
     }
+    return true;
   }
   if (funcdef* f = module_function(n->name, arity)) {
     note_called(f);
@@ -459,12 +450,12 @@ node* resolver::next_child(frame& f) {
       }
     case op::funcdef:
       if (f.step++ == 0) {
-        scope_.push_back(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});
+        scope_.push(scope_entry{scope_entry::func, n->fn->name, static_cast<std::uint32_t>(n->fn->params.size()), n});
         resolve_def_deferred(n->fn, false);
         if (n->a != nullptr) return n->a;
         f.step++;
       }
-      scope_.pop_back();
+      scope_.pop();
       return nullptr;
     case op::bind:
       switch (f.step++) {
@@ -473,7 +464,7 @@ node* resolver::next_child(frame& f) {
           f.mark = scope_.size();
           push_vars(n);
           return n->b;
-        default: scope_.resize(f.mark); return nullptr;
+        default: scope_.truncate(f.mark); return nullptr;
       }
     case op::reduce:
     case op::foreach:
@@ -487,23 +478,22 @@ node* resolver::next_child(frame& f) {
             if (n->c != nullptr) return n->c;
             continue;
           case 3: if (n->d != nullptr) return n->d; continue;
-          default: scope_.resize(f.mark); return nullptr;
+          default: scope_.truncate(f.mark); return nullptr;
         }
       }
     case op::label:
       if (f.step++ == 0) {
-        scope_.push_back(scope_entry{scope_entry::label, "*label-" + n->name, 0, nullptr});
+        scope_.push(scope_entry{scope_entry::label, "*label-" + n->name, 0, nullptr});
         if (n->a != nullptr) return n->a;
       }
-      scope_.pop_back();
+      scope_.pop();
       return nullptr;
     case op::brk: {
       const std::string want = "*label-" + n->name;
-      for (std::size_t i = scope_.size(); i-- > 0;) {
-        if (scope_[i].k == scope_entry::label && scope_[i].name == want) {
-          n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
-          return nullptr;
-        }
+      const std::size_t i = scope_.find(want, [](const scope_entry& s) { return s.k == scope_entry::label; });
+      if (i != local_scope::npos) {
+        n->hops = static_cast<std::uint32_t>(scope_.size() - 1 - i);
+        return nullptr;
       }
       soft_fail(n, "$" + want + " is not defined");
       return nullptr;

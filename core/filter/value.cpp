@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <new>
+#include <vector>
 
 #include "core/key_index.hpp"
 #include "core/number.hpp"
@@ -21,7 +23,51 @@ struct spare_doc_slot {
 };
 thread_local spare_doc_slot g_spare_doc_slot;
 
+namespace {
+
+// Releasing a container releases its elements in turn, so a value nested 10^6 deep (`reduce range(1e6) as $i (0;
+// [.])`) would be freed by a recursion 10^6 deep: the evaluation's own large stack holds that, but not the caller's,
+// where such a value can end (an error carried out of the run: `error`). Past k_release_depth nested releases, a
+// container is queued instead and freed by the outermost release, so the recursion stays that shallow.
+constexpr int k_release_depth = 256;
+thread_local int g_release_depth = 0;
+thread_local std::vector<box*>* g_release_queue = nullptr;  // (allocated when first needed, freed when drained)
+
+void destroy(box* b) noexcept;
+
+bool queue_release(box* b) noexcept {
+  try {
+    if (g_release_queue == nullptr) g_release_queue = new std::vector<box*>();
+    g_release_queue->push_back(b);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;  // (out of memory: freed at once, by recursion)
+  }
+}
+
+}  // namespace
+
 void release(box* b) noexcept {
+  if (g_release_depth >= k_release_depth && (b->type == box_type::array || b->type == box_type::object) &&
+      queue_release(b)) [[unlikely]]
+    return;
+  ++g_release_depth;
+  destroy(b);
+  if (g_release_depth == 1 && g_release_queue != nullptr) [[unlikely]] {
+    while (!g_release_queue->empty()) {
+      box* q = g_release_queue->back();
+      g_release_queue->pop_back();
+      destroy(q);
+    }
+    delete g_release_queue;
+    g_release_queue = nullptr;
+  }
+  --g_release_depth;
+}
+
+namespace {
+
+void destroy(box* b) noexcept {
   switch (b->type) {
     case box_type::doc: {
       auto* d = static_cast<doc_box*>(b);
@@ -42,6 +88,8 @@ void release(box* b) noexcept {
     case box_type::object: delete static_cast<obj_box*>(b); break;
   }
 }
+
+}  // namespace
 
 }  // namespace detail
 

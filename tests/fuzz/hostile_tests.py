@@ -380,6 +380,10 @@ def deep_nesting(s):
            stdout=b"[" * 100000 + b"null" + b"]" * 100000 + b"\n")
     s.case("a constructed value 10^6 deep is freed",
            s.jv("-nc", "reduce range(1000000) as $i (null; [.]) | length"), stdin=b"", stdout=b"1\n")
+    # An error's value leaves the evaluation (and its large stack) and is freed on the main thread's 8 MB.
+    s.case("a constructed value 10^6 deep as an error's value",
+           s.jv("-nc", "reduce range(1000000) as $i (null; {a: [.]}) | error"), stdin=b"", exit=5, stdout=b"",
+           stderr_re=rb'^jview: error \(at <unknown>\) \(not a string\): \{"a":\[\{"a":\[\{')
 
 
 def big_values(s):

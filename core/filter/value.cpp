@@ -35,7 +35,7 @@ thread_local std::vector<box*>* g_release_queue = nullptr;  // (allocated when f
 
 void destroy(box* b) noexcept;
 
-bool queue_release(box* b) noexcept {
+[[gnu::noinline]] bool queue_release(box* b) noexcept {
   try {
     if (g_release_queue == nullptr) g_release_queue = new std::vector<box*>();
     g_release_queue->push_back(b);
@@ -45,24 +45,29 @@ bool queue_release(box* b) noexcept {
   }
 }
 
+// Frees the queued containers (which may queue more), one level deep so that their releases do not drain again.
+[[gnu::noinline]] void drain_release_queue() noexcept {
+  ++g_release_depth;
+  while (!g_release_queue->empty()) {
+    box* q = g_release_queue->back();
+    g_release_queue->pop_back();
+    destroy(q);
+  }
+  delete g_release_queue;
+  g_release_queue = nullptr;
+  --g_release_depth;
+}
+
 }  // namespace
 
 void release(box* b) noexcept {
-  if (g_release_depth >= k_release_depth && (b->type == box_type::array || b->type == box_type::object) &&
-      queue_release(b)) [[unlikely]]
+  if (b->type != box_type::array && b->type != box_type::object) return destroy(b);  // holds no values
+  if (g_release_depth >= k_release_depth && queue_release(b)) [[unlikely]]
     return;
   ++g_release_depth;
   destroy(b);
-  if (g_release_depth == 1 && g_release_queue != nullptr) [[unlikely]] {
-    while (!g_release_queue->empty()) {
-      box* q = g_release_queue->back();
-      g_release_queue->pop_back();
-      destroy(q);
-    }
-    delete g_release_queue;
-    g_release_queue = nullptr;
-  }
-  --g_release_depth;
+  if (--g_release_depth == 0 && g_release_queue != nullptr) [[unlikely]]
+    drain_release_queue();
 }
 
 namespace {

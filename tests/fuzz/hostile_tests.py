@@ -384,6 +384,12 @@ def deep_nesting(s):
     s.case("a constructed value 10^6 deep as an error's value",
            s.jv("-nc", "reduce range(1000000) as $i (null; {a: [.]}) | error"), stdin=b"", exit=5, stdout=b"",
            stderr_re=rb'^jview: error \(at <unknown>\) \(not a string\): \{"a":\[\{"a":\[\{')
+    # The same in a --threads worker, between other inputs' outputs (jq 1.8's exit status: the last input's, 0).
+    lines = s.write("ten.ndjson", b"".join(b'{"i":%d}\n' % i for i in range(10)))
+    s.case("a constructed value 10^6 deep as an error's value in a --threads worker",
+           s.jv("--threads", "2", "-c", "if .i == 5 then (reduce range(1000000) as $x (null; [.]) | error) else .i end",
+                lines), exit=0, stdout=b"0\n1\n2\n3\n4\n6\n7\n8\n9\n",
+           stderr_re=rb'^jview: error \(at ten.ndjson:6\) \(not a string\): \[\[\[')
 
 
 def big_values(s):

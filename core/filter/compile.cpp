@@ -16,6 +16,7 @@
 #include "core/filter/compile_errors.hpp"
 #include "core/filter/eval.hpp"
 #include "core/filter/local_scope.hpp"
+#include "core/filter/stack_room.hpp"
 #include "core/filter/name_suggestion.hpp"
 #include "core/filter/parser.hpp"
 #include "core/parser.hpp"
@@ -311,6 +312,9 @@ void resolver::resolve_def_deferred(funcdef* f, bool global) {
 
 void resolver::resolve_def(funcdef* f, bool global) {
   (void)global;
+  // Definitions nested in definitions' bodies are resolved by recursion: as deep as the parser lets them nest, and
+  // each level costs more stack than the parser's.
+  if (!stack_has_room()) fail(f->body, "program nests too deeply");
   const std::size_t mark = scope_.size();
   for (const std::string& p : f->params) scope_.push(scope_entry{scope_entry::closure, p, 0, nullptr});
   for (std::size_t i = 0; i < f->params.size(); ++i)

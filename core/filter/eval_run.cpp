@@ -13,15 +13,19 @@
 #include <new>
 
 #include "core/filter/eval.hpp"
+#include "core/filter/stack_room.hpp"
 #include "core/sanitizer.hpp"
 
 namespace jview::filter::detail {
 
 namespace {
+thread_local char* g_stack_floor_override = nullptr;  // while a run is on its own evaluation stack: that stack's
+}  // namespace
 
-// The lowest stack address evaluation may use: the thread's stack bottom plus a margin for natives (regex,
-// sorting) and the CLI's own frames. Computed once per thread.
-char* stack_floor() {
+// The lowest stack address evaluation (and the compiler's recursion: stack_room.hpp) may use: the thread's stack
+// bottom plus a margin for natives (regex, sorting) and the CLI's own frames. Computed once per thread.
+char* thread_stack_floor() noexcept {
+  if (g_stack_floor_override != nullptr) return g_stack_floor_override;
   static thread_local char* floor = nullptr;
   if (floor != nullptr) return floor;
   char here;
@@ -46,13 +50,11 @@ char* stack_floor() {
   return floor;
 }
 
-}  // namespace
-
 interp::interp(program_impl& p, input_provider* in, const run_callbacks& c, char* stack_limit, char* stack_deep)
     : prog(p),
       inputs(in),
       cb(c),
-      stack_limit_(stack_limit != nullptr ? stack_limit : stack_floor()),
+      stack_limit_(stack_limit != nullptr ? stack_limit : thread_stack_floor()),
       stack_check_(stack_deep != nullptr ? stack_deep : stack_limit_) {}
 
 st interp::stack_overflow() { return fail("Maximum recursion depth exceeded (stack overflow)"); }
@@ -166,6 +168,14 @@ struct run_context {
 
 void run_body(void* p) {
   auto* ctx = static_cast<run_context*>(p);
+  // On the evaluation's own stack, the compiler's checks (a module loaded by modulemeta) are against its floor.
+  struct floor_scope {
+    char* saved = g_stack_floor_override;
+    explicit floor_scope(char* limit) noexcept {
+      if (limit != nullptr) g_stack_floor_override = limit;
+    }
+    ~floor_scope() { g_stack_floor_override = saved; }
+  } floor{ctx->limit};
   try {
     interp I(*ctx->prog, ctx->inputs, *ctx->cb, ctx->limit, ctx->deep);
     // A stop for lost output unwinds as `halt` does (nothing catches it) with no halt code: run() sees a normal end.

@@ -996,6 +996,26 @@ def long_programs(s):
         else:
             problems = s.problems(r, stdout=want, stderr=b"")
         s.record(f"{name}: runs" + (" or a clean error" if alternatives else ""), problems)
+    # Nesting the parser allows (1999 definitions, each in the body of the one before) compiles on the usual 8 MB
+    # stack; on a small one (ulimit -s) it, and 999 parentheses, compile or fail to, never overflowing it.
+    nested_defs = "def f: " * 1999 + "1" + "; f" * 1999
+    parens = "(" * 999 + "1" + ")" * 999
+    if s.wanted("1999 nested definitions: runs"):
+        f = s.write("nested_defs.jq", nested_defs.encode())
+        r = run(s.jv("-n", "-f", f), cwd=s.tmp)
+        s.record("1999 nested definitions: runs", s.problems(r, stdout=b"1\n", stderr=b""))
+    for name, text in (("1999 nested definitions", nested_defs), ("999 nested parentheses", parens)):
+        for kb in (1024, 256):
+            label = f"{name} on a {kb} KB stack: runs or a compile error"
+            if not s.wanted(label):
+                continue
+            f = s.write("nested.jq", text.encode())
+            r = run(s.jv("-n", "-f", f), cwd=s.tmp, preexec=limit_stack(kb))
+            if r.rc == 0:
+                problems = s.problems(r, stdout=b"1\n", stderr=b"")
+            else:
+                problems = s.problems(r, exit=3, stdout=b"", stderr_re=rb"^jview: error: program nests too deeply")
+            s.record(label, problems)
     # Issue 25.12: the depth of values is not bounded by the evaluator's stack where jq's is not (walk is native,
     # with its own stack on the heap; jq 1.8 prints 1 in 7.6 s and 421 MB).
     s.case("walk(.) over a constructed value 10^6 deep", s.jv("-n", "reduce range(1000000) as $i (0; [.]) | walk(.) | length"),
@@ -1096,6 +1116,12 @@ def closed_and_full_outputs(s):
             out = p.communicate(timeout=TIMEOUT)[0]
         s.record("stderr /dev/full, runtime error: exit 5, values written",
                  s.problems(Result(p.returncode, out, b""), exit=5, stdout=b"1\n"))
+
+
+def limit_stack(kb):
+    def f():
+        resource.setrlimit(resource.RLIMIT_STACK, (kb << 10, kb << 10))
+    return f
 
 
 def limit_memory(mb):

@@ -82,6 +82,10 @@ class parser {
   ast_arena& arena_;
   std::string file_name_;
   std::uint32_t prev_start_ = 0, prev_end_ = 0;  // the last consumed token (jq reports EOF errors there)
+  // One level more of nesting (an expression, a unary minus, a pattern): fails past 2,000 levels, or past 64 when
+  // the thread's stack has no room left (stack_room.hpp: a small `ulimit -s`). Ordinary programs stay within 64, so
+  // they never ask where the stack ends (three system calls, the first time).
+  void enter_nesting();
   int depth_ = 0;
   std::uint32_t loc_pos_ = 0;  // loc_literal: the line of the last `$__loc__` and where it stood
   int loc_line_ = 1;

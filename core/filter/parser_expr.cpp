@@ -12,11 +12,16 @@
 
 namespace jview::filter {
 
+void parser::enter_nesting() {
+  if (++depth_ > 2000 || (depth_ > 64 && !detail::stack_has_room()))
+    fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+}
+
 // A pipe: `def`s, comma chains and `|`, where `def f: ...;`, `label $x |` and `E as $p |` take the rest of the pipe
 // as their body. Built in a loop, not by recursion: a chain of 10^6 `|`, `,`, `def` or `as` costs no stack. Comma
 // chains are right-deep (`a, (b, c)`: the evaluator walks them in a loop); only real nesting counts in depth_.
 node* parser::parse_pipe() {
-  if (++depth_ > 2000 || !detail::stack_has_room()) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+  enter_nesting();
   node* root = nullptr;
   node** slot = &root;        // where the rest of the pipe goes
   std::vector<node*> labels;  // `label $x | body`: each body ends where this pipe ends
@@ -198,7 +203,7 @@ node* parser::parse_binary(int min_level) {
 node* parser::parse_unary() {
   if (at(tok::minus)) {
     // Each minus nests: counted with the other nesting, so `- - ... 1` cannot outgrow the compiler's stack.
-    if (++depth_ > 2000 || !detail::stack_has_room()) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+    enter_nesting();
     const std::uint32_t pos = lex_.cur().start;
     advance();
     node* n = make(op::neg, pos);
@@ -292,7 +297,7 @@ node* parser::parse_postfix(node* t) {
 node* parser::parse_try_body() { return parse_unary(); }
 
 node* parser::parse_primary() {
-  if (++depth_ > 2000 || !detail::stack_has_room()) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+  enter_nesting();
   const token& t = lex_.cur();
   const std::uint32_t pos = t.start;
   node* result = nullptr;

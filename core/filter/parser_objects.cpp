@@ -1,7 +1,6 @@
 // core/filter/parser_objects.cpp: object constructions (`{a, "b": 1, (.k): .v, $x, @base64 "k": ..}`) and
 // destructuring patterns (`$x`, `[$a, $b]`, `{a: $x, $y, (.k): [$z]}`), with jq's error recovery around their keys.
 #include "core/filter/parser.hpp"
-#include "core/filter/stack_room.hpp"
 
 namespace jview::filter {
 
@@ -153,7 +152,7 @@ void parser::parse_patterns(std::vector<pattern*>& out) {
 
 pattern* parser::parse_pattern() {
   // Nesting counts with the expressions' (`[[[...$x]]]` must not outgrow the stack here or in the compiler).
-  if (++depth_ > 2000 || !detail::stack_has_room()) fail_at(lex_.cur().start, lex_.cur().end, "program nests too deeply");
+  enter_nesting();
   struct leave {
     int& d;
     ~leave() { --d; }

@@ -48,8 +48,6 @@ struct stage1_runs_utf8 {
   JVIEW_KERNEL_INLINE static utf8_ctx utf8_init() { return {}; }
 };
 
-// Positions by count-trailing-zeros, in unconditional groups of 8 (one predictable loop test for most blocks; a
-// test per token mispredicts its exit on most blocks). Writes up to 64 entries past the count.
 // Eight positions at o: rel + the index of each of the lowest eight set bits of `bits` (rel + 64 past the last
 // one), which are cleared. No test per store.
 JVIEW_KERNEL_INLINE void flatten_eight(std::uint64_t& bits, std::uint32_t rel, std::uint32_t* o) noexcept {
@@ -62,6 +60,9 @@ JVIEW_KERNEL_INLINE void flatten_eight(std::uint64_t& bits, std::uint32_t rel, s
     __asm__("" : "+r"(bits));
   }
 }
+
+// Positions by count-trailing-zeros, in unconditional groups of 8 (one predictable loop test for most blocks; a
+// test per token mispredicts its exit on most blocks). Writes up to 64 entries past the count.
 struct scalar_flatten {
   JVIEW_KERNEL_INLINE static std::uint32_t* flatten(std::uint64_t bits, std::uint32_t rel, std::uint32_t* out) noexcept {
     if (bits == 0) return out;

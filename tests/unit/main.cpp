@@ -4,7 +4,8 @@
 // bigger frames), where the 8 MiB main stack overflows.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
-#include <pthread.h>
+
+#include "thread_stack.hpp"
 
 namespace {
 
@@ -24,14 +25,6 @@ void* run_tests(void* p) {
 
 int main(int argc, char** argv) {
   run_args args{argc, argv, 1};
-  pthread_attr_t attr;
-  pthread_t thread;
-  if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, std::size_t{512} << 20) != 0 ||
-      pthread_create(&thread, &attr, &run_tests, &args) != 0) {
-    run_tests(&args);  // no big stack: run here
-    return args.result;
-  }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
+  if (!jview::test::run_with_stack(std::size_t{512} << 20, &run_tests, &args)) run_tests(&args);  // no big stack: here
   return args.result;
 }

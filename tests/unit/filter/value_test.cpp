@@ -2,13 +2,12 @@
 // lookup, jq's total order, exact comparison of number literals, JSON text and error-message dumps.
 #include <doctest/doctest.h>
 
-#include <pthread.h>
-
 #include <memory>
 #include <string>
 
 #include "core/filter/value.hpp"
 #include "core/parser.hpp"
+#include "../thread_stack.hpp"
 
 using jview::document;
 using jview::kind;
@@ -104,13 +103,7 @@ TEST_CASE("filter value: a value nested 10^6 deep is freed without deep recursio
   // more. Such a value is built by `reduce range(1e6) as $i (0; [.])` and can be dropped outside the evaluation's
   // large stack (an error value: `error`).
   bool ok = false;
-  pthread_attr_t attr;
-  pthread_t thread;
-  REQUIRE(pthread_attr_init(&attr) == 0);
-  REQUIRE(pthread_attr_setstacksize(&attr, std::size_t{1} << 20) == 0);
-  REQUIRE(pthread_create(&thread, &attr, &build_and_drop_deep, &ok) == 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
+  REQUIRE(jview::test::run_with_stack(std::size_t{1} << 20, &build_and_drop_deep, &ok));
   CHECK(ok);
 }
 

@@ -222,6 +222,8 @@ JVIEW_KERNEL_INLINE bool stage1_blocks(const unsigned char* p, const char* src0,
     // A block without backslash, DEL or non-ASCII byte, whose only unusual state is a string with a backslash or DEL
     // still open (pending): the usual path, and that string's special entry where it closes (close_pending). In the
     // path below, such blocks (most of a long string with a few escapes) took a tenth of gsoc-2018.json's stage 1.
+    // It repeats the usual path's single block on purpose: a test of `pending` inside the usual path made
+    // citm_catalog.json, which never has one, parse 5% slower (RESULTS.md, "Issue 24, tenth round").
     if ((odd | esc_carry | prev_high | (utf8_from != nullptr ? 1 : 0)) == 0) {
       std::uint64_t in_str;
       const std::uint64_t tokens = block_tokens(c, c.quote, in_string, scalar_carry, in_str);

@@ -108,7 +108,7 @@ parser::parser(parse_options opts)
 parse_error parser::parse(const char* begin, const char* end, document& doc, const char*& stop) {
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
   if (vector_scanners_) {
-    if (stage1_ != nullptr && end != one_pass_end_ && parse_two_stage(begin, end, doc, stop)) return {};
+    if (two_stage_may_take(begin, end) && parse_two_stage(begin, end, doc, stop)) return {};
     return parse_impl<vector_kernels>(begin, end, doc, stop);
   }
 #endif

@@ -186,10 +186,7 @@ JVIEW_HOT_ALIGN bool parser::parse_two_stage(const char* begin, const char* end,
 #if JVIEW_HAVE_SSE2 || JVIEW_HAVE_NEON
   simd::structural_index& ix = index_;
   if (!ix.continues(begin, end)) {
-    // Tiny inputs (fromjson, a short line in a pipe) do not repay stage 1's set-up (stage1_kernel::min_bytes);
-    // top-level scalars need no index.
-    if (opts_.path == parse_path::automatic && static_cast<std::size_t>(end - begin) < stage1_->min_bytes)
-      return false;
+    // (Tiny inputs were sent one-pass by two_stage_may_take.) Top-level scalars need no index.
     const char* first = simd::portable_ws::skip(begin, end);
     if (first == end || (*first != '{' && *first != '[')) return false;
     if (!ensure_key_table(static_cast<std::size_t>(end - first))) return false;  // before start: it may lend arrays

@@ -48,8 +48,8 @@ struct options {
   // Kernels (applied by main: simd::kernels): --kernels NAME, or its aliases --no-simd / --force-ssse3.
   std::string kernels;
   bool no_simd = false, force_ssse3 = false;
-  bool version = false;
-  int threads = 0;  // --threads N: workers of a parallel run (0: JVIEW_THREADS, else the CPUs we may use, capped)  // --version (printed once the kernels are chosen: it names them)
+  bool version = false;  // --version (printed once the kernels are chosen: it names them)
+  int threads = 0;  // --threads N: workers of a parallel run (0: JVIEW_THREADS, else the CPUs we may use, capped)
 };
 
 // Parses argv into o. Returns -1 to go on, or the exit status to end with (help, version, usage error); messages

@@ -61,8 +61,11 @@ demo: jview
 # Every group runs even after one fails; then tests/skip_summary.py says what was skipped and why (without ../shared:
 # the tests and parts that need it), and the status is that of the groups.
 CTEST_FLAGS := --output-on-failure -j $(JOBS) --output-junit ctest-junit.xml --test-output-size-passed 1000000
+# The sanitized build: -g1 (line tables, enough for the sanitizers' file:line reports; no variables for a debugger)
+# compiles in two thirds of -g's time.
 test: test-deps jview
-	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJVIEW_SANITIZE=ON -DJVIEW_FUZZ_TESTS=OFF >/dev/null
+	$(CMAKE) -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DJVIEW_SANITIZE=ON \
+	  -DJVIEW_FUZZ_TESTS=OFF >/dev/null
 	$(CMAKE) --build $(ASAN_BUILD) -j $(JOBS)
 	@status=0; \
 	echo "cd $(BUILD) && ctest $(CTEST_FLAGS)"; \

@@ -21,7 +21,6 @@ extern ostream clog;
 }  // namespace std
 #endif
 #include <CLI/CLI.hpp>
-#include <fmt/core.h>
 #include <unistd.h>
 
 #include <algorithm>

@@ -2,7 +2,6 @@
 // error is reported once and makes the exit status 2), the diagnostics that never throw, and what keeps the progress
 // line off the text written to a terminal.
 #pragma once
-#include <fmt/core.h>
 
 #include <cstddef>
 #include <string>
@@ -10,6 +9,7 @@
 #include <utility>
 
 #include "core/fd_sink.hpp"
+#include "core/text_format.hpp"
 
 namespace jview {
 class output_buffer;
@@ -55,7 +55,7 @@ void write_stderr(std::string_view text) noexcept;
 template <class... Args>
 void eprint(fmt::format_string<Args...> f, Args&&... args) noexcept {
   try {
-    write_stderr(fmt::format(f, std::forward<Args>(args)...));
+    write_stderr(format_text(f, std::forward<Args>(args)...));
   } catch (...) {
   }
 }
@@ -64,7 +64,7 @@ void write_stdout(std::string_view text) noexcept;
 template <class... Args>
 void oprint(fmt::format_string<Args...> f, Args&&... args) noexcept {
   try {
-    write_stdout(fmt::format(f, std::forward<Args>(args)...));
+    write_stdout(format_text(f, std::forward<Args>(args)...));
   } catch (...) {
   }
 }

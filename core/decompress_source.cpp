@@ -5,8 +5,6 @@
 // stream into a 256 KiB buffer, a whole source (a small file mapped or read whole) where it lies.
 #include "core/decompress_source.hpp"
 
-#include <fmt/core.h>
-
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
@@ -20,6 +18,7 @@
 #include <vector>
 
 #include "core/decoders.hpp"
+#include "core/text_format.hpp"
 
 namespace jview {
 namespace {
@@ -154,8 +153,8 @@ bool pipeline::fill(block& b) {
       case decoder::status::end:
         final = byte_source::result::end;
         return false;
-      case decoder::status::truncated: error = fmt::format("{} data is truncated", what); break;
-      case decoder::status::corrupt: error = fmt::format("{} data is corrupt at byte {}", what, at); break;
+      case decoder::status::truncated: error = format_text("{} data is truncated", what); break;
+      case decoder::status::corrupt: error = format_text("{} data is corrupt at byte {}", what, at); break;
       case decoder::status::no_memory: error = "out of memory"; break;
       case decoder::status::ok: break;
     }

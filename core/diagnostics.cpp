@@ -1,17 +1,16 @@
 // core/diagnostics.cpp: parse error text, compile error text, and the lines of the validation modes' problems.
 #include "core/diagnostics.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "core/filter/program.hpp"
+#include "core/text_format.hpp"
 #include "core/utf8.hpp"
 
 namespace jview {
 
 std::string format_location_line(std::string_view file, const source_location& loc, std::string_view message) {
-  return fmt::format("{}:{}:{}: {}", file, loc.line, loc.column, message);
+  return format_text("{}:{}:{}: {}", file, loc.line, loc.column, message);
 }
 
 std::string format_excerpt(const source_location& loc) {
@@ -28,9 +27,9 @@ std::string format_excerpt(const source_location& loc) {
 namespace {
 
 std::string format_one_compile_error(const filter::compile_error& e, std::string_view program, bool last) {
-  std::string msg = fmt::format("{}: error: {}", program, e.message);
+  std::string msg = format_text("{}: error: {}", program, e.message);
   if (e.length > 0 && e.line > 0) {
-    msg += fmt::format(" at {}, line {}, column {}:\n    {}\n    ", e.file.empty() ? "<top-level>" : e.file, e.line,
+    msg += format_text(" at {}, line {}, column {}:\n    {}\n    ", e.file.empty() ? "<top-level>" : e.file, e.line,
                        e.column, e.source_line);
     msg.append(static_cast<std::size_t>(std::max(e.column - 1, 0)), ' ');
     msg.append(static_cast<std::size_t>(e.length), '^');
@@ -42,8 +41,8 @@ std::string format_one_compile_error(const filter::compile_error& e, std::string
   if (!e.suggestion.empty()) msg += "did you mean " + e.suggestion + "?\n";  // jview's line after jq's text
   for (const filter::compile_error& m : e.more) msg += format_one_compile_error(m, program, false);  // jq's further
   if (last) {
-    msg += e.more.empty() ? fmt::format("{}: 1 compile error\n", program)
-                          : fmt::format("{}: {} compile errors\n", program, e.more.size() + 1);
+    msg += e.more.empty() ? format_text("{}: 1 compile error\n", program)
+                          : format_text("{}: {} compile errors\n", program, e.more.size() + 1);
   }
   return msg;
 }
@@ -106,7 +105,7 @@ std::string json_quote(std::string_view s) {
       case '\f': out += "\\f"; break;
       default:
         if (c < 0x20)
-          out += fmt::format("\\u{:04x}", c);
+          out += format_text("\\u{:04x}", c);
         else
           out += static_cast<char>(c);
     }
@@ -120,20 +119,20 @@ std::string format_problem(report_format f, const problem& p) {
   switch (f) {
     case report_format::github:
       if (!p.has_position)
-        return fmt::format("::error file={}::{}\n", github_escape_property(p.file), github_escape_data(p.message));
-      return fmt::format("::error file={},line={},col={}::{}\n", github_escape_property(p.file), p.line, p.column,
+        return format_text("::error file={}::{}\n", github_escape_property(p.file), github_escape_data(p.message));
+      return format_text("::error file={},line={},col={}::{}\n", github_escape_property(p.file), p.line, p.column,
                          github_escape_data(p.message));
     case report_format::json:
       if (!p.has_position)
-        return fmt::format("{{\"file\":{},\"line\":null,\"column\":null,\"byte_offset\":null,\"message\":{}}}\n",
+        return format_text("{{\"file\":{},\"line\":null,\"column\":null,\"byte_offset\":null,\"message\":{}}}\n",
                            json_quote(p.file), json_quote(p.message));
-      return fmt::format("{{\"file\":{},\"line\":{},\"column\":{},\"byte_offset\":{},\"message\":{}}}\n",
+      return format_text("{{\"file\":{},\"line\":{},\"column\":{},\"byte_offset\":{},\"message\":{}}}\n",
                          json_quote(p.file), p.line, p.column, p.byte_offset, json_quote(p.message));
     case report_format::plain:
       break;
   }
-  if (!p.has_position) return fmt::format("{}:1:1: error: {}\n", p.file, p.message);
-  return fmt::format("{}:{}:{}: error: {}\n", p.file, p.line, p.column, p.message);
+  if (!p.has_position) return format_text("{}:1:1: error: {}\n", p.file, p.message);
+  return format_text("{}:{}:{}: error: {}\n", p.file, p.line, p.column, p.message);
 }
 
 }  // namespace jview

@@ -1,8 +1,7 @@
 // core/file_check.cpp: the validation modes' loop over the files, --check's check of one file, and the findings.
 #include "core/file_check.hpp"
 
-#include <fmt/format.h>
-
+#include "core/text_format.hpp"
 #include "core/value_reader.hpp"
 
 namespace jview {
@@ -34,10 +33,10 @@ void check_findings::unreadable(std::string_view file, std::string_view why) {
 
 std::string check_tally::summary(check_kind kind) const {
   const bool formatted = kind == check_kind::formatted;
-  std::string s = fmt::format("{} file{}, {} {}", files, files == 1 ? "" : "s", formatted ? unformatted : invalid,
+  std::string s = format_text("{} file{}, {} {}", files, files == 1 ? "" : "s", formatted ? unformatted : invalid,
                               formatted ? "not formatted" : "invalid");
-  if (formatted && invalid > 0) s += fmt::format(", {} invalid", invalid);
-  if (unreadable > 0) s += fmt::format(", {} unreadable", unreadable);
+  if (formatted && invalid > 0) s += format_text(", {} invalid", invalid);
+  if (unreadable > 0) s += format_text(", {} unreadable", unreadable);
   return s;
 }
 

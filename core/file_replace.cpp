@@ -3,13 +3,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fmt/core.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <utility>
+
+#include "core/text_format.hpp"
 
 namespace jview {
 
@@ -35,12 +36,12 @@ std::string replacement_file::commit(const std::string& target, const struct sta
   // change is allowed, the file keeps the caller's owner and group, as a new file would.
   const bool owned = ::fchown(fd_, st.st_uid, st.st_gid) == 0 || ::fchown(fd_, static_cast<uid_t>(-1), st.st_gid) == 0;
   (void)owned;
-  if (::fchmod(fd_, st.st_mode & 07777) != 0) return fmt::format("cannot set the mode: {}", std::strerror(errno));
-  if (::fsync(fd_) != 0) return fmt::format("cannot sync {}: {}", path_, std::strerror(errno));
+  if (::fchmod(fd_, st.st_mode & 07777) != 0) return format_text("cannot set the mode: {}", std::strerror(errno));
+  if (::fsync(fd_) != 0) return format_text("cannot sync {}: {}", path_, std::strerror(errno));
   const int fd = std::exchange(fd_, -1);
-  if (::close(fd) != 0) return fmt::format("cannot close {}: {}", path_, std::strerror(errno));
+  if (::close(fd) != 0) return format_text("cannot close {}: {}", path_, std::strerror(errno));
   if (::rename(path_.c_str(), target.c_str()) != 0)
-    return fmt::format("cannot rename {}: {}", path_, std::strerror(errno));
+    return format_text("cannot rename {}: {}", path_, std::strerror(errno));
   path_.clear();
   const int dfd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

@@ -2,7 +2,6 @@
 #include "core/in_place.hpp"
 
 #include <errno.h>
-#include <fmt/core.h>
 
 #include <cstring>
 #include <memory>
@@ -14,6 +13,7 @@
 #include "core/filter/value.hpp"
 #include "core/output.hpp"
 #include "core/result_writer.hpp"
+#include "core/text_format.hpp"
 #include "core/value_reader.hpp"
 #include "core/writer.hpp"
 
@@ -68,7 +68,7 @@ class file_inputs final : public filter::input_provider {
   std::string take_error() override { return std::exchange(pending_, std::string()); }
 
   void set_in_program(bool on) noexcept { in_program_ = on; }
-  std::string where() const { return fmt::format("{}:{}", name_, current_line()); }
+  std::string where() const { return format_text("{}:{}", name_, current_line()); }
   // The file did not read to its end: a parse or read error.
   bool failed() const noexcept { return failed_; }
   bool io_failed() const noexcept { return io_failed_; }
@@ -126,7 +126,7 @@ rewrite_result rewrite(filter::program& prog, const std::string& file, const in_
   }
   replacement_file tmp;
   if (!tmp.create(target)) {
-    rep.file_failed(file, fmt::format("cannot create a temporary file in {}: {}", tmp.dir(), std::strerror(errno)));
+    rep.file_failed(file, format_text("cannot create a temporary file in {}: {}", tmp.dir(), std::strerror(errno)));
     return given_up(outcome::unusable);
   }
 
@@ -202,13 +202,13 @@ rewrite_result rewrite(filter::program& prog, const std::string& file, const in_
   if (failed) return given_up(outcome::failed);
   const std::uint64_t outputs = results.outputs();
   if (outputs != 1) {
-    rep.file_failed(file, fmt::format("the program wrote {} values for it; -i writes exactly one",
+    rep.file_failed(file, format_text("the program wrote {} values for it; -i writes exactly one",
                                       outputs == 0 ? std::string("no") : std::to_string(outputs)));
     return given_up(outcome::failed);
   }
   out.flush();
   if (!sink.error.empty()) {
-    rep.file_failed(file, fmt::format("writing {}: {}", tmp.dir(), sink.error));
+    rep.file_failed(file, format_text("writing {}: {}", tmp.dir(), sink.error));
     return given_up(outcome::unusable);
   }
   const std::string err = tmp.commit(target, st);

@@ -1,8 +1,6 @@
 // core/input_stream.cpp: see input_stream.hpp.
 #include "core/input_stream.hpp"
 
-#include <fmt/core.h>
-
 #include <cctype>
 #include <cstring>
 #include <utility>
@@ -10,6 +8,7 @@
 #include "core/diagnostics.hpp"
 #include "core/filter/eval.hpp"
 #include "core/jq_stream_error.hpp"
+#include "core/text_format.hpp"
 #include "core/utf8.hpp"
 
 namespace jview {
@@ -190,7 +189,7 @@ filter::value input_stream::stream_error_event() {
     --column;
   else if (w[e.offset] == '\n')
     ++line, column = 0;
-  std::string message = fmt::format("{} at line {}, column {}", error_message(e.code), line, column);
+  std::string message = format_text("{} at line {}, column {}", error_message(e.code), line, column);
   filter::value path = events_.path();
   // jq's words: its streaming parser, set to its state before the token, reads on from the token until it fails,
   // or takes a value or a structural character at or after that byte (then jq reads on: jview's words stand).
@@ -271,7 +270,7 @@ bool input_stream::next_lenient(filter::value& out) {
 
 std::string input_stream::where() const {
   if (!opened_) return "<unknown>";
-  return fmt::format("{}:{}", name_, current_line());
+  return format_text("{}:{}", name_, current_line());
 }
 
 std::uint64_t input_stream::current_line() const {

@@ -4,8 +4,6 @@
 // and does the rare pieces whose start was wrong, or whose output outgrew a log, itself, straight to the output).
 #include "core/parallel_run.hpp"
 
-#include <fmt/core.h>
-
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -24,6 +22,7 @@
 #include "core/input_stream.hpp"
 #include "core/line_counter.hpp"
 #include "core/program_runner.hpp"
+#include "core/text_format.hpp"
 #include "core/value_boundary.hpp"
 #include "simd/kernels.hpp"
 #include "simd/pages.hpp"
@@ -520,7 +519,7 @@ class direct_sink final : public piece_sink {
   }
   void runtime_error(std::string_view message, bool not_string) override {
     out_.flush();
-    rep_.runtime_error(fmt::format("{}:{}", name_, base_ + reader->lines_read()), message, not_string);
+    rep_.runtime_error(format_text("{}:{}", name_, base_ + reader->lines_read()), message, not_string);
   }
   void parse_error(const source_location& loc, error_code code) override {
     out_.flush();
@@ -629,7 +628,7 @@ class replayer {
         case piece_log::kind::stderr_text: rep_.stderr_text(e.text); break;
         case piece_log::kind::halt_text: rep_.halt_text(e.text); break;
         case piece_log::kind::runtime_error:
-          rep_.runtime_error(fmt::format("{}:{}", *name_, base_ + e.line), e.text, e.not_string);
+          rep_.runtime_error(format_text("{}:{}", *name_, base_ + e.line), e.text, e.not_string);
           break;
         case piece_log::kind::parse_error: {
           source_location l = e.loc;

@@ -1,14 +1,13 @@
 // core/program_args.cpp: see program_args.hpp.
 #include "core/program_args.hpp"
 
-#include <fmt/core.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
 #include "core/diagnostics.hpp"
 #include "core/output.hpp"
+#include "core/text_format.hpp"
 #include "core/value_reader.hpp"
 #include "core/writer.hpp"
 
@@ -18,7 +17,7 @@ namespace {
 
 // The start of jq's report of a --rawfile / --slurpfile that cannot be used ("Bad JSON" even for --rawfile).
 std::string bad_file_arg(const char* option, const std::string& name, const std::string& path) {
-  return fmt::format("Bad JSON in --{} {} {}: ", option, name, path);
+  return format_text("Bad JSON in --{} {} {}: ", option, name, path);
 }
 
 // --slurpfile: the file's values as the JSON text of one array; false with `error` set.
@@ -27,7 +26,7 @@ bool slurp_file_json(const std::string& name, const std::string& path, const par
   value_reader r(popts);
   std::string why;
   if (!r.open(path, why)) {
-    error = fmt::format("{}Could not open {}: {}", bad_file_arg("slurpfile", name, path), path, why);
+    error = format_text("{}Could not open {}: {}", bad_file_arg("slurpfile", name, path), path, why);
     return false;
   }
   output_buffer buf(&output_buffer::to_string, &json);
@@ -83,7 +82,7 @@ bool add_named_args(const std::vector<named_arg>& args, const parse_options& pop
     if (a.k == k::rawfile) {
       std::string why;
       if (!read_text_file(a.value, text, why)) {
-        error = fmt::format("{}Could not open {}: {}", bad_file_arg("rawfile", a.name, a.value), a.value, why);
+        error = format_text("{}Could not open {}: {}", bad_file_arg("rawfile", a.name, a.value), a.value, why);
         return false;
       }
     } else if (a.k == k::slurpfile) {

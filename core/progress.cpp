@@ -1,10 +1,11 @@
 // core/progress.cpp: see progress.hpp.
 #include "core/progress.hpp"
 
-#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+
+#include "core/text_format.hpp"
 
 namespace jview {
 
@@ -45,16 +46,16 @@ namespace {
 
 std::string size_text(std::uint64_t b) {
   const double x = static_cast<double>(b);
-  if (b < 1000) return fmt::format("{} B", b);
-  if (b < 1000000) return fmt::format("{:.1f} kB", x / 1e3);
-  if (b < 1000000000) return fmt::format("{:.1f} MB", x / 1e6);
-  return fmt::format("{:.2f} GB", x / 1e9);
+  if (b < 1000) return format_text("{} B", b);
+  if (b < 1000000) return format_text("{:.1f} kB", x / 1e3);
+  if (b < 1000000000) return format_text("{:.1f} MB", x / 1e6);
+  return format_text("{:.2f} GB", x / 1e9);
 }
 
 std::string time_text(double seconds) {
   const auto s = static_cast<std::uint64_t>(seconds + 0.5);
-  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-  return fmt::format("{}:{:02}", s / 60, s % 60);
+  if (s >= 3600) return format_text("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+  return format_text("{}:{:02}", s / 60, s % 60);
 }
 
 }  // namespace
@@ -65,23 +66,23 @@ std::string progress_line(progress_unit unit, const progress_totals& t, std::uin
   double fraction = -1;  // of the whole run, when known
   if (unit == progress_unit::files) {
     const std::uint64_t shown_files = std::min(files, t.files);
-    out += fmt::format("{} of {} files", shown_files, t.files);
+    out += format_text("{} of {} files", shown_files, t.files);
     fraction = t.files > 0 ? static_cast<double>(shown_files) / static_cast<double>(t.files) : -1;
     if (t.bytes_known && t.bytes > 0) {
       fraction = std::min(1.0, static_cast<double>(bytes) / static_cast<double>(t.bytes));
-      out += fmt::format(" ({:.0f}%), {} of {}", fraction * 100, size_text(bytes), size_text(t.bytes));
+      out += format_text(" ({:.0f}%), {} of {}", fraction * 100, size_text(bytes), size_text(t.bytes));
     } else if (fraction >= 0) {
-      out += fmt::format(" ({:.0f}%)", fraction * 100);
+      out += format_text(" ({:.0f}%)", fraction * 100);
     }
   } else if (t.bytes_known && t.bytes > 0) {
     fraction = std::min(1.0, static_cast<double>(bytes) / static_cast<double>(t.bytes));
-    out += fmt::format("{} of {} ({:.0f}%)", size_text(bytes), size_text(t.bytes), fraction * 100);
+    out += format_text("{} of {} ({:.0f}%)", size_text(bytes), size_text(t.bytes), fraction * 100);
   } else {
-    out += fmt::format("{} read", size_text(bytes));
+    out += format_text("{} read", size_text(bytes));
   }
-  if (elapsed > 0 && bytes >= 1000000) out += fmt::format(", {:.0f} MB/s", static_cast<double>(bytes) / 1e6 / elapsed);
-  out += fmt::format(", {} elapsed", time_text(elapsed));
-  if (fraction > 0 && fraction < 1) out += fmt::format(", {} left", time_text(elapsed * (1 - fraction) / fraction));
+  if (elapsed > 0 && bytes >= 1000000) out += format_text(", {:.0f} MB/s", static_cast<double>(bytes) / 1e6 / elapsed);
+  out += format_text(", {} elapsed", time_text(elapsed));
+  if (fraction > 0 && fraction < 1) out += format_text(", {} left", time_text(elapsed * (1 - fraction) / fraction));
   return out;
 }
 

@@ -3,7 +3,6 @@
 // read through core's byte sources (compressed ones decompressed, unless parse.decompress is off) in 256 KiB blocks
 // that stay in cache; lines are counted only once an error is found (a second pass over the prefix; pipes and
 // decompressed input count as they go).
-#include <fmt/core.h>
 #include <sys/types.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include "core/file_check.hpp"
 #include "core/kernel_choice.hpp"
 #include "core/line_counter.hpp"
+#include "core/text_format.hpp"
 
 namespace jview {
 namespace {
@@ -107,7 +107,7 @@ std::uint64_t check_source(byte_source& src, char* buf, const check_options& o, 
         lc = count_again(src, offset);
       else
         lc.count(buf, buf + bad);
-      found.problem(name, lc.line(), lc.column(), offset, fmt::format("invalid UTF-8 (byte offset {})", offset));
+      found.problem(name, lc.line(), lc.column(), offset, format_text("invalid UTF-8 (byte offset {})", offset));
       return consumed + n;
     }
     if (!again) lc.count(buf, buf + cut);

@@ -20,7 +20,8 @@ PUBLIC = {
     "core/in_place.hpp", "core/input_stream.hpp",
     "core/inputs_runner.hpp", "core/kernel_choice.hpp", "core/line_counter.hpp", "core/output.hpp",
     "core/parallel_run.hpp", "core/parser.hpp", "core/program_args.hpp", "core/program_runner.hpp", "core/progress.hpp",
-    "core/result_writer.hpp", "core/run_reporter.hpp", "core/sanitizer.hpp", "core/value_reader.hpp", "core/writer.hpp",
+    "core/result_writer.hpp", "core/run_reporter.hpp", "core/sanitizer.hpp", "core/text_format.hpp",
+    "core/value_reader.hpp", "core/writer.hpp",
     "core/filter/program.hpp", "core/filter/value.hpp",
 }
 # Calls core/ and simd/ leave to the executable.

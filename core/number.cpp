@@ -108,16 +108,6 @@ inline int decimal_digits(std::uint64_t w) noexcept {
 constexpr std::uint64_t k_low7 = 0x7F * k_ones;
 constexpr std::uint64_t k_high1 = 0x80 * k_ones;
 
-// 0x80 in every nonzero byte of x, 0 in the others (exact: no carry crosses a byte).
-inline std::uint64_t nonzero_bytes(std::uint64_t x) noexcept { return (((x & k_low7) + k_low7) | x) & k_high1; }
-
-// 0x80 in every byte of x that is not an ASCII digit (exact: the high nibble is tested first, so the low nibble's
-// + 6 cannot carry where it counts).
-inline std::uint64_t non_digit_bytes(std::uint64_t x) noexcept {
-  const std::uint64_t t = x ^ (0x30 * k_ones);
-  return nonzero_bytes(t & (0xF0 * k_ones)) | ((((t & (0x0F * k_ones)) + 0x06 * k_ones) & (0x10 * k_ones)) << 3);
-}
-
 inline std::uint64_t load8(const char* p) noexcept {
   std::uint64_t x;
   std::memcpy(&x, p, 8);

@@ -124,6 +124,7 @@ namespace jview::filter::detail {
 
 namespace {
 
+#ifdef JVIEW_STACK_SWITCH
 // The evaluation stack is reserved, and committed as recursion touches it. A level of recursion of a jq function
 // takes about 1.2 KB of it (`def g: if . == 0 then 0 else (.-1|g)+1 end`: 256 MiB held 210,000 levels), so 2 GiB
 // hold about 1.7 million, beyond the 10^6 jq 1.8 reaches in about 150 MB of heap. A runaway recursion touches all
@@ -149,6 +150,7 @@ std::size_t eval_stack_size() noexcept {
   while (size > k_eval_stack_min && size > room) size /= 2;
   return size;
 }
+#endif
 
 struct run_context {
   program_impl* prog = nullptr;
@@ -212,6 +214,7 @@ struct spare_stack {
 };
 std::atomic<spare_stack*> g_spare_eval_stack{nullptr};
 
+#ifdef JVIEW_STACK_SWITCH
 // A fresh evaluation stack: `size` reserved (with a guard page at its bottom), or null.
 char* map_eval_stack(std::size_t size) {
   void* mem = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
@@ -222,6 +225,7 @@ char* map_eval_stack(std::size_t size) {
   if (size > 2 * k_eval_stack_shallow) madvise(base, size - k_eval_stack_shallow, MADV_HUGEPAGE);
   return base;
 }
+#endif
 
 }  // namespace
 

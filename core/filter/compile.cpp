@@ -650,26 +650,38 @@ void bind_imports(program_impl& prog, const std::vector<import_directive>& imps,
                   std::vector<std::pair<std::string, std::uint32_t>>& data, value* deps) {
   std::vector<value> dep_list;
   for (const import_directive& imp : imps) {
-    if (deps != nullptr) {
-      value d = value::empty_object();
-      imp.meta.for_each_member([&](std::string_view k, const value& v) { d.object_mut().set(k, v); });
-      if (!imp.alias.empty()) d.object_mut().set(std::string_view("as"), value::string(imp.alias));
-      d.object_mut().set(std::string_view("is_data"), value::boolean(imp.data));
-      d.object_mut().set(std::string_view("relpath"), value::string(imp.path));
-      dep_list.push_back(std::move(d));
-    }
+    if (deps == nullptr) break;
+    value d = value::empty_object();
+    imp.meta.for_each_member([&](std::string_view k, const value& v) { d.object_mut().set(k, v); });
+    if (!imp.alias.empty()) d.object_mut().set(std::string_view("as"), value::string(imp.alias));
+    d.object_mut().set(std::string_view("is_data"), value::boolean(imp.data));
+    d.object_mut().set(std::string_view("relpath"), value::string(imp.path));
+    dep_list.push_back(std::move(d));
+  }
+  // Loaded last first, as jq does (its errors, a missing module or one that does not compile, are the last
+  // import's), and bound in the program's order.
+  std::vector<module_info*> loaded(imps.size(), nullptr);
+  std::vector<std::uint32_t> slots(imps.size(), 0);
+  for (std::size_t i = imps.size(); i-- > 0;) {
+    const import_directive& imp = imps[i];
     if (imp.data) {
       value v;
       if (!prog.load_data(imp.path, imp.meta, origin, v)) module_error("module not found: " + imp.path);
-      const std::uint32_t slot = static_cast<std::uint32_t>(prog.globals.size());
+      slots[i] = static_cast<std::uint32_t>(prog.globals.size());
       prog.globals.push_back(v);
       prog.global_names.push_back("\x01" + imp.alias);  // reachable only through the module's scope
-      data.emplace_back(imp.alias, slot);
-      data.emplace_back(imp.alias + "::" + imp.alias, slot);
-      continue;
+    } else {
+      loaded[i] = prog.load_module(imp.path, imp.meta, origin);
     }
-    module_info* m = prog.load_module(imp.path, imp.meta, origin);
-    imports.emplace_back(imp.alias, m);
+  }
+  for (std::size_t i = 0; i < imps.size(); ++i) {
+    const import_directive& imp = imps[i];
+    if (imp.data) {
+      data.emplace_back(imp.alias, slots[i]);
+      data.emplace_back(imp.alias + "::" + imp.alias, slots[i]);
+    } else {
+      imports.emplace_back(imp.alias, loaded[i]);
+    }
   }
   if (deps != nullptr) *deps = value::array(std::move(dep_list));
 }
@@ -702,6 +714,8 @@ detail::module_info* detail::program_impl::load_module(const std::string& rel, c
     lib = ps.parse_library();
   } catch (compile_error& e) {
     if (e.file.empty()) e.file = file;
+    for (compile_error& m : e.more)  // (every message of the parse is in this file)
+      if (m.file.empty()) m.file = file;
     throw;
   }
   mi->meta = lib.module_meta.is_object() ? lib.module_meta : value::empty_object();

@@ -43,7 +43,9 @@ st destructure(interp& I, const pattern* p, const value& v, const env* e, value*
   switch (p->k) {
     case pattern::var: vars[p->slot] = v; return k();
     case pattern::array:
-      if (!v.is_array() && !v.is_null()) return I.fail(index_error(v, value::number(0)));
+      // jq indexes the last element first: its error names that index.
+      if (!v.is_array() && !v.is_null())
+        return I.fail(index_error(v, value::number(static_cast<double>(p->elems.size() - 1))));
       return destr_array(I, p, 0, v, e, vars, k);
     case pattern::object: return destr_object(I, p, 0, v, e, vars, k);
   }

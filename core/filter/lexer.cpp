@@ -82,6 +82,7 @@ void lexer::advance() {
   token& t = cur_;
   t.text.clear();
   t.num = 0;
+  t.interp_end = false;
   t.start = pos_;
   const std::uint32_t n = static_cast<std::uint32_t>(src_.size());
   if (pos_ >= n) {
@@ -183,7 +184,9 @@ void lexer::advance() {
     case '}':
     case ')': {
       const char want = c == ']' ? '[' : (c == '}' ? '{' : '(');
-      if (open_.empty() || open_.back() != want) return set(tok::invalid, 1);
+      if (open_.empty() || (open_.back() != want && !(c == ')' && open_.back() == k_interp_open)))
+        return set(tok::invalid, 1);
+      t.interp_end = open_.back() == k_interp_open;
       open_.pop_back();
       return set(c == ']' ? tok::rbracket : (c == '}' ? tok::rbrace : tok::rparen), 1);
     }

@@ -37,6 +37,7 @@ struct token {
   std::uint32_t end = 0;
   std::string text;         // ident / field / variable / format name (without '.', '$', '@'); number literal
   double num = 0;
+  bool interp_end = false;  // a ')' that closes a string interpolation (jq's QQSTRING_INTERP_END)
 };
 
 // A piece of a string literal, from string_piece().
@@ -62,7 +63,8 @@ class lexer {
   std::uint32_t error_end() const noexcept { return error_end_; }
   std::string_view source() const noexcept { return src_; }
   // Bracket matching as jq's lexer does it: a closing bracket that does not match the innermost open one is an
-  // invalid character. The parser pushes the '(' of a string interpolation itself.
+  // invalid character. The parser pushes the `\(` of a string interpolation itself (k_interp_open).
+  static constexpr char k_interp_open = 'i';
   void push_open(char c) { open_.push_back(c); }
   void pop_open() {
     if (!open_.empty()) open_.pop_back();

@@ -12,6 +12,7 @@
 namespace jview::filter {
 
 void parser::advance() {
+  if (quiet_ > 0) --quiet_;
   prev_start_ = lex_.cur().start;
   prev_end_ = lex_.cur().end;
   lex_.advance();
@@ -94,16 +95,20 @@ bool constant_value(const node* n, value& out) {
 }  // namespace
 
 void parser::parse_directives(parsed_program& out) {
+  // `Exp ';'` after `module` or an import; jq checks the value once the ';' is read, and parses on.
   auto metadata = [&](value& dst) {
     const std::uint32_t mstart = lex_.cur().start;
     node* meta = parse_pipe();
-    if (!constant_value(meta, dst)) fail_at(mstart, prev_end_, "Module metadata must be constant");
-    if (!dst.is_object()) fail_at(mstart, prev_end_, "Module metadata must be an object");
+    const std::uint32_t mend = prev_end_;
+    expect(tok::semicolon, "'|' or ',' or ';'");
+    if (!constant_value(meta, dst))
+      report(mstart, mend, "Module metadata must be constant");
+    else if (!dst.is_object())
+      report(mstart, mend, "Module metadata must be an object");
   };
   if (at(tok::kw_module)) {
     advance();
     metadata(out.module_meta);
-    expect(tok::semicolon);
   }
   while (at(tok::kw_import) || at(tok::kw_include)) {
     import_directive imp;
@@ -111,18 +116,14 @@ void parser::parse_directives(parsed_program& out) {
     const bool is_import = at(tok::kw_import);
     advance();
     const std::uint32_t sstart = lex_.cur().start;
-    if (at(tok::ident)) {
-      // Older module files name the path bare: `import a as foo;`
-      imp.path = lex_.cur().text;
-      advance();
-    } else {
-      if (!at(tok::quote)) unexpected("QQSTRING_START");
-      node* path = parse_string("text", sstart);
-      if (path->o != op::literal) fail_at(sstart, prev_end_, "Import path must be constant");
+    if (!at(tok::quote) && !at(tok::format)) unexpected("FORMAT or QQSTRING_START");
+    node* path = parse_string_term();
+    if (path->o == op::literal)
       imp.path = path->v.string_copy();
-    }
+    else
+      report(sstart, prev_end_, "Import path must be constant");
     if (is_import) {
-      expect(tok::kw_as);
+      expect(tok::kw_as, "as");
       if (at(tok::variable)) {
         imp.data = true;
         imp.alias = lex_.cur().text;
@@ -131,11 +132,13 @@ void parser::parse_directives(parsed_program& out) {
         imp.alias = lex_.cur().text;
         advance();
       } else {
-        unexpected();
+        unexpected("IDENT or BINDING");
       }
     }
-    if (!at(tok::semicolon)) metadata(imp.meta);
-    expect(tok::semicolon);
+    if (at(tok::semicolon))
+      advance();
+    else
+      metadata(imp.meta);
     out.imports.push_back(std::move(imp));
   }
 }

@@ -1,8 +1,10 @@
 // core/filter/parser.hpp: jq's grammar by precedence climbing, producing the AST of ast.hpp. Precedences follow
 // jq 1.8 (lowest first): def/label/`as` bodies, '|', ',', '//', assignments (non-assoc), or, and, comparisons
-// (non-assoc), '+ -', '* / %', unary minus, postfix ('?', '.x', '[..]'). Syntax errors are thrown as
-// compile_error with jq's wording where it is practical.
+// (non-assoc), '+ -', '* / %', unary minus, postfix ('?', '.x', '[..]'). Syntax errors are reported in jq's words,
+// and the parse recovers from them where jq's grammar does (its `error` rules), so that it reports the same further
+// errors; all of them come out as one compile_error (the first, the others in its `more`).
 #pragma once
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,13 +47,37 @@ class parser {
  private:
   [[noreturn]] void fail_at(std::uint32_t start, std::uint32_t end, const std::string& msg);
   compile_error error_at(std::uint32_t start, std::uint32_t end, const std::string& msg) const;
-  // "Cannot use number (1) as object key": jq reports it and parses on, so the errors after it are reported too.
-  void key_error(std::uint32_t start, std::uint32_t end, const std::string& msg);
-  std::vector<compile_error> key_errors_;
-  // A parse (program or library) with the key errors met in it: they come first, then `e` (the error that ended
-  // the parse, nullptr if none) with its own further messages.
+  // A message of a rule's action in jq's grammar ("Cannot use number (1) as object key", "Module metadata must be
+  // constant"): reported, and the parse goes on, so the errors after it are reported too.
+  void report(std::uint32_t start, std::uint32_t end, const std::string& msg);
+
+  // Error recovery as bison does it in jq's grammar. A syntax error is reported (kept in errors_) and thrown as a
+  // syntax_signal; the innermost enclosing rule of jq's grammar with an `error` token catches it (a recovery site:
+  // '(' error ')', '[' error ']', Term '[' error ']', '{' error '}' and error ':' ExpD in an object, error ':'
+  // Pattern, "if" Exp "then" error, "try" Exp "catch" error, BREAK error, '.' error and '.' IDENT error), adds the
+  // rule's own message, discards what bison would discard, and parsing goes on, so that jq's further errors are
+  // reported too. With no site left, the parse ends (abort_signal at the end of the program). As in bison, a
+  // syntax error is reported only once three tokens have been read since the last recovery (quiet_), and one met
+  // right after a recovery discards its token first.
+  struct syntax_signal {};
+  struct abort_signal {};
+  std::vector<compile_error> errors_;  // every message reported so far, in order
+  static constexpr std::size_t k_max_errors = 100;  // syntax errors reported at most; the parse ends at the next
+  int quiet_ = 0;                      // bison's yyerrstatus: tokens to shift before the next error is reported
+  std::uint32_t err_end_ = 0;          // where the last error's token ends (the token discarded, if it was)
+  // Records the syntax error e (its token ending at token_end; at_eof: the token is the end of the program), then
+  // throws syntax_signal (abort_signal when the end of the program would be discarded).
+  [[noreturn]] void raise_syntax(compile_error e, std::uint32_t token_end, bool at_eof);
+  // Reads on from a recovery site: quiet_ starts over, and (discard_to) tokens are dropped up to `closer`, which
+  // is consumed (abort_signal at the end of the program first). A string literal is dropped whole.
+  void recovered() noexcept { quiet_ = 3; }
+  void shifted(int tokens) noexcept { quiet_ = std::max(0, quiet_ - tokens); }  // as advance() does for one
+  void discard_to(tok closer);
+  void discard();  // drops the current token (bison's discarded lookahead: not a shift), a string literal whole
+  void discard_token();  // drops the current token as it is
+  // The parse (program or library) with every message reported in it: the first, then the others as its `more`.
   template <class Parse>
-  auto with_key_errors(Parse&& parse);
+  auto collect_errors(Parse&& parse);
   parsed_program parse_program_body();
   parsed_program parse_library_body();
   [[noreturn]] void unexpected(const char* expecting = nullptr);
@@ -68,6 +94,8 @@ class parser {
   node* parse_postfix_term();
   node* parse_primary();
   node* parse_string(const std::string& format, std::uint32_t start);
+  node* parse_string_term();  // jq's String at cur(): a string literal, or a format and one (`@base64 "..."`)
+  node* parse_string_index(node* target, std::uint32_t pos);  // `."key"` after the '.' at pos, and its '?' if any
   node* parse_object();
   node* parse_object_value();
   node* parse_try_body();
@@ -89,26 +117,18 @@ class parser {
   int depth_ = 0;
   std::uint32_t loc_pos_ = 0;  // loc_literal: the line of the last `$__loc__` and where it stood
   int loc_line_ = 1;
-  // jq's grammar recovers from a syntax error at the innermost '(', '[', '{' or `Term [` (no second message) or
-  // after `if ... then` / `try ... catch` ("Possibly unterminated ..."): brackets open now, and at the last error.
-  int brackets_ = 0, brackets_at_error_ = -1;
-  struct bracket {
-    parser& p;
-    explicit bracket(parser& q) : p(q) { ++p.brackets_; }
-    ~bracket() { --p.brackets_; }
-    bracket(const bracket&) = delete;
-    bracket& operator=(const bracket&) = delete;
-  };
-  // Adds jq's "Possibly unterminated 'what' statement" (from `start` to the offending token) to a syntax error
-  // met after `then` / `catch` with `brackets` open there, unless a bracket or an inner statement took it.
-  void unterminated(compile_error& e, int brackets, const char* what, std::uint32_t start);
-  // Adds jq's "May need parentheses around object key expression" to a syntax error met in an object construction
-  // or object pattern whose brackets are `level` (bison's rules `error ':' ExpD` / `error ':' Pattern`): the span
-  // runs from `start` (the first symbol bison pops) over the tokens it discards up to the next ':' (for a pattern,
-  // also over the pattern after it). No message when the discarding meets the end of the program first, or, with
-  // `brace_stops` (right after '{', where `'{' error '}'` applies too), a '}'.
-  void key_recovery(compile_error& e, int level, std::uint32_t start, bool brace_stops, bool pattern);
-  // Steps over the string literal whose opening quote is cur() (interpolations included) for key_recovery;
+  // The messages of jq's recovery rules, each from `start` (the rule's first token) to the error's token:
+  // "Possibly unterminated 'what' statement" (`if ... then error`, `try ... catch error`), "break requires a label
+  // to break to" and "try .[\"field\"] instead of .field for unusually named fields". Each also starts recovery.
+  void rule_message(std::uint32_t start, const std::string& msg);
+  // jq's rules `error ':' ExpD` (an object construction's entry) and `error ':' Pattern` (an object pattern's),
+  // after a syntax error in an entry: tokens are discarded up to the next ':' (with `brace`, where bison popped back
+  // to the '{' and `'{' error '}'` applies too, or up to a '}': then false, the '}' consumed). The value (ExpD or
+  // Pattern) after the ':' is parsed, and "May need parentheses around object key expression" reported from
+  // `start` (the first token of the entries bison popped) to the last token discarded (for a pattern, through the
+  // pattern). A syntax error in the value starts it over. `depth`: depth_ at the entry.
+  bool recover_key(std::uint32_t start, bool brace, int depth, bool pattern);
+  // Steps over the string literal whose opening quote is cur() (interpolations included) for discard();
   // false at a lexer error or the end of the program. `end` becomes the end of its closing quote.
   bool skip_string(std::uint32_t& end);
   void eof_span(std::uint32_t& start, std::uint32_t& end) const;

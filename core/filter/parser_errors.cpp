@@ -1,9 +1,10 @@
 // core/filter/parser_errors.cpp: how the parser reports syntax errors as jq 1.8 does, apart from the grammar:
 // error locations (line, column, the underlined span, the end-of-program position of jq's lexer), bison's
 // "syntax error, unexpected X, expecting Y" texts, the key errors jq reports and parses on after ("Cannot use
-// number (1) as object key"), and the further messages of bison's error recovery ("Possibly unterminated 'if'
-// statement", "May need parentheses around object key expression"). The entry points parse_program and
-// parse_library are here because they wrap the grammar with the key errors.
+// number (1) as object key"), and bison's error recovery (parser.hpp): what a recovery site discards, the messages
+// of jq's recovery rules ("Possibly unterminated 'if' statement", "May need parentheses around object key
+// expression"), and all the messages of a parse gathered into one compile_error. The entry points parse_program and
+// parse_library are here because they gather them.
 #include <algorithm>
 
 #include "core/filter/parser.hpp"
@@ -43,31 +44,30 @@ void parser::fail_at(std::uint32_t start, std::uint32_t end, const std::string& 
   throw error_at(start, end, msg);
 }
 
-void parser::key_error(std::uint32_t start, std::uint32_t end, const std::string& msg) {
-  key_errors_.push_back(error_at(start, end, msg));
+void parser::report(std::uint32_t start, std::uint32_t end, const std::string& msg) {
+  errors_.push_back(error_at(start, end, msg));
 }
 
 template <class Parse>
-auto parser::with_key_errors(Parse&& parse) {
-  auto merged = [this](const compile_error* last) {
-    compile_error first = key_errors_.front();
-    first.more.assign(key_errors_.begin() + 1, key_errors_.end());
-    if (last != nullptr) {
-      compile_error tail = *last;
-      tail.more.clear();
-      first.more.push_back(std::move(tail));
-      first.more.insert(first.more.end(), last->more.begin(), last->more.end());
-    }
-    return first;
-  };
+auto parser::collect_errors(Parse&& parse) {
   decltype(parse()) out;
   try {
     out = parse();
-  } catch (compile_error& e) {
-    if (key_errors_.empty()) throw;
-    throw merged(&e);
+  } catch (const syntax_signal&) {  // (reported already)
+  } catch (const abort_signal&) {
+  } catch (compile_error& e) {  // an error that ends the parse at once (a bad string, too deep a nesting)
+    if (errors_.empty()) throw;
+    std::vector<compile_error> tail = std::move(e.more);
+    e.more.clear();
+    errors_.push_back(std::move(e));
+    for (compile_error& m : tail) errors_.push_back(std::move(m));
   }
-  if (!key_errors_.empty()) throw merged(nullptr);
+  if (!errors_.empty()) {
+    compile_error first = std::move(errors_.front());
+    first.more.assign(std::make_move_iterator(errors_.begin() + 1), std::make_move_iterator(errors_.end()));
+    errors_.clear();
+    throw first;
+  }
   return out;
 }
 
@@ -97,80 +97,102 @@ void parser::eof_span(std::uint32_t& start, std::uint32_t& end) const {
 void parser::unexpected(const char* expecting) {
   const token& t = lex_.cur();
   std::string msg = "syntax error, unexpected ";
-  switch (t.t) {
-    case tok::ident:
-    case tok::field:
-    case tok::variable:
-    case tok::number:
-    case tok::format:
-    case tok::quote:
-    case tok::invalid:
-    case tok::eof: msg += token_name(t.t); break;
-    default: msg += token_name(t.t); break;
-  }
+  msg += t.interp_end ? "QQSTRING_INTERP_END" : token_name(t.t);
   if (expecting != nullptr) {
     msg += ", expecting ";
     msg += expecting;
   }
-  brackets_at_error_ = brackets_;
-  // jq's lexer leaves the location of the last token in place at the end of the input.
-  if (t.t == tok::eof) {
-    std::uint32_t start = 0, end = 0;
-    eof_span(start, end);
-    fail_at(start, end, msg);
-  }
-  if (t.t == tok::invalid) fail_at(t.start, t.start + 1, msg);  // jq's lexer takes one byte as INVALID_CHARACTER
-  fail_at(t.start, t.end, msg);
+  std::uint32_t start = t.start, end = t.end;
+  if (t.t == tok::eof) eof_span(start, end);  // jq's lexer leaves the last token's location in place at the end
+  if (t.t == tok::invalid) end = t.start + 1;  // jq's lexer takes one byte as INVALID_CHARACTER
+  raise_syntax(error_at(start, end, msg), end, t.t == tok::eof);
 }
 
-void parser::unterminated(compile_error& e, int brackets, const char* what, std::uint32_t start) {
-  if (e.message.rfind("syntax error", 0) != 0 || !e.more.empty() || brackets_at_error_ != brackets) return;
+void parser::raise_syntax(compile_error e, std::uint32_t token_end, bool at_eof) {
+  err_end_ = token_end;
+  if (quiet_ == 0) {
+    // Each message holds its source line: a long line with many errors would take memory and output in their
+    // product (jq's bison stack ends such a parse near 1,700 errors on a pipe; a parse ends here at k_max_errors).
+    if (errors_.size() >= k_max_errors) throw abort_signal{};
+    errors_.push_back(std::move(e));
+  }
+  if (quiet_ == 3) {  // no token read since the last recovery: bison drops this one
+    if (at_eof) throw abort_signal{};
+    discard();
+  }
+  throw syntax_signal{};
+}
+
+void parser::discard() {
+  // A string literal goes whole; after the ')' that ends an interpolation (QQSTRING_INTERP_END), the rest of its
+  // string.
+  if (at(tok::quote) || lex_.cur().interp_end) {
+    const std::uint32_t token_end = lex_.cur().end;
+    std::uint32_t end = 0;
+    if (skip_string(end)) {
+      err_end_ = end;
+    } else {  // unterminated: the rest of the program was inside it (bison dropped the quote, and then the rest)
+      err_end_ = token_end;
+      lex_.advance();
+    }
+    return;
+  }
+  discard_token();
+}
+
+void parser::discard_token() {
   const token& t = lex_.cur();
-  std::uint32_t end = t.t == tok::invalid ? t.start + 1 : t.end, eof_start = 0;
-  if (t.t == tok::eof) eof_span(eof_start, end);
-  compile_error m;
-  m.message = std::string("Possibly unterminated '") + what + "' statement";
-  m.file = e.file;
-  locate(lex_.source(), start, m.line, m.column, m.source_line);
-  m.length = std::max(1, std::min(static_cast<int>(end - start), static_cast<int>(m.source_line.size()) - m.column + 1));
-  e.more.push_back(std::move(m));
+  err_end_ = t.t == tok::invalid ? t.start + 1 : t.end;
+  prev_start_ = t.start;
+  prev_end_ = t.end;
+  lex_.advance();
 }
 
-void parser::key_recovery(compile_error& e, int level, std::uint32_t start, bool brace_stops, bool pattern) {
-  if (e.message.rfind("syntax error", 0) != 0 || !e.more.empty() || brackets_at_error_ != level) return;
-  // bison's error token spans the symbols it pops, the offending token (even a ':' that ends the discarding at
-  // once) and every token it discards.
-  std::uint32_t end = start;
+void parser::discard_to(tok closer) {
+  recovered();
   for (;;) {
-    const token& t = lex_.cur();
-    if (t.t == tok::colon) {
-      if (end == start) end = t.end;  // the offending token itself
-      break;
-    }
-    if (t.t == tok::eof || (brace_stops && t.t == tok::rbrace)) return;
-    if (t.t == tok::quote) {
-      if (!skip_string(end)) return;
-      continue;
-    }
-    end = t.t == tok::invalid ? t.start + 1 : t.end;
-    advance();
-  }
-  if (pattern) {
-    // bison's location of the rule: through the pattern after the ':'.
-    advance();
-    try {
-      parse_pattern();
-    } catch (compile_error&) {
+    if (at(closer) && !lex_.cur().interp_end) {
+      advance();
       return;
     }
-    end = prev_end_;
+    if (at(tok::eof)) throw abort_signal{};
+    discard();
   }
-  compile_error m;
-  m.message = "May need parentheses around object key expression";
-  m.file = e.file;
-  locate(lex_.source(), start, m.line, m.column, m.source_line);
-  m.length = std::max(1, std::min(static_cast<int>(end - start), static_cast<int>(m.source_line.size()) - m.column + 1));
-  e.more.push_back(std::move(m));
+}
+
+void parser::rule_message(std::uint32_t start, const std::string& msg) {
+  errors_.push_back(error_at(start, err_end_, msg));
+  recovered();
+}
+
+bool parser::recover_key(std::uint32_t start, bool brace, int depth, bool pattern) {
+  for (;;) {
+    recovered();
+    // bison's error token spans the symbols it pops, the offending token and every token it discards.
+    for (;;) {
+      if (at(tok::colon)) break;
+      if (at(tok::eof)) throw abort_signal{};
+      if (brace && at(tok::rbrace)) {  // '{' error '}'
+        advance();
+        return false;
+      }
+      discard();
+    }
+    const std::uint32_t end = err_end_;
+    advance();  // the ':'
+    try {
+      if (pattern) {
+        parse_pattern();
+        errors_.push_back(error_at(start, prev_end_, "May need parentheses around object key expression"));
+      } else {
+        parse_object_value();
+        errors_.push_back(error_at(start, end, "May need parentheses around object key expression"));
+      }
+      return true;
+    } catch (const syntax_signal&) {
+      depth_ = depth;  // back to the same entry: bison pops the value, the ':' and the error token
+    }
+  }
 }
 
 bool parser::skip_string(std::uint32_t& end) {
@@ -181,11 +203,13 @@ bool parser::skip_string(std::uint32_t& end) {
     if (p == piece::error) return false;
     if (p == piece::end) {
       end = lex_.pos();
-      advance();
+      discard_token();
+      prev_start_ = end - 1;  // (as parse_string: the closing quote is the last token read)
+      prev_end_ = end;
       return true;
     }
-    lex_.push_open('(');
-    advance();
+    lex_.push_open(lexer::k_interp_open);
+    discard_token();
     int depth = 0;
     for (;;) {
       const tok t = lex_.cur().t;
@@ -197,17 +221,17 @@ bool parser::skip_string(std::uint32_t& end) {
       if (t == tok::rparen && depth == 0) break;  // the end of the interpolation: the string goes on after it
       if (t == tok::lparen) ++depth;
       if (t == tok::rparen) --depth;
-      advance();
+      discard_token();
     }
   }
 }
 
 parsed_program parser::parse_program() {
-  return with_key_errors([this] { return parse_program_body(); });
+  return collect_errors([this] { return parse_program_body(); });
 }
 
 parsed_program parser::parse_library() {
-  return with_key_errors([this] { return parse_library_body(); });
+  return collect_errors([this] { return parse_library_body(); });
 }
 
 }  // namespace jview::filter

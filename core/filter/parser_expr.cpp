@@ -140,6 +140,34 @@ binop_info binop_of(tok t) {
   }
 }
 
+// Whether t may follow a term in jq's grammar (bison reduces a lone '.' to a term on these; any other token after it
+// is a syntax error caught by the rule '.' error).
+bool follows_term(tok t) {
+  if (binop_of(t).level != 0) return true;
+  switch (t) {
+    case tok::pipe: case tok::comma: case tok::question: case tok::field: case tok::dot: case tok::lbracket:
+    case tok::rbracket: case tok::rparen: case tok::rbrace: case tok::semicolon: case tok::colon: case tok::kw_as:
+    case tok::kw_then: case tok::kw_else: case tok::kw_elif: case tok::kw_end: case tok::kw_catch: case tok::eof:
+      return true;
+    default: return false;
+  }
+}
+
+// How many QQSTRING_TEXT tokens jq's lexer makes of a string literal's raw text between its delimiters: one for each
+// run of escapes and one for each run of other bytes.
+int text_tokens(std::string_view raw) {
+  int n = 0;
+  for (std::size_t i = 0; i < raw.size();) {
+    ++n;
+    if (raw[i] == '\\') {
+      while (i < raw.size() && raw[i] == '\\') i += raw.compare(i, 2, "\\u") == 0 ? 6 : 2;  // \uXXXX, \X
+    } else {
+      while (i < raw.size() && raw[i] != '\\') ++i;
+    }
+  }
+  return n;
+}
+
 }  // namespace
 
 // Left-associative chains (`1 + 1 + ...`, `a and b and ...`) are built in the loop; the right-associative `//`
@@ -229,50 +257,53 @@ node* parser::parse_postfix(node* t) {
       }
       continue;
     }
+    bool dotted = false;  // Term '.' '[' ... ']': a form without an error rule of its own in jq's grammar
     if (at(tok::dot)) {
       // Term '.' String, Term '.' '[' ... ']'
       const std::uint32_t pos = lex_.cur().start;
       advance();
-      if (at(tok::quote)) {
-        node* key = parse_string("text", lex_.cur().start);
-        t = index_node(t, key, pos);
-        if (at(tok::question)) {
-          t->opt = true;
-          advance();
-        }
+      if (at(tok::quote) || at(tok::format)) {
+        t = parse_string_index(t, pos);
         continue;
       }
-      if (!at(tok::lbracket)) unexpected();
-      // fall through to the bracket suffix
+      if (!at(tok::lbracket)) unexpected("FORMAT or QQSTRING_START or '['");
+      dotted = true;  // on to the bracket suffix
     }
     if (at(tok::lbracket)) {
-      const bracket b(*this);
       const std::uint32_t pos = lex_.cur().start;
+      const int depth = depth_;
       advance();
-      node* n;
-      if (at(tok::rbracket)) {
-        advance();
-        n = make(op::iterate, pos);
-        n->a = t;
-      } else if (at(tok::colon)) {
-        advance();
-        n = make(op::slice, pos);
-        n->a = t;
-        n->c = parse_pipe();
-        expect(tok::rbracket, "'|' or ',' or ']'");
-      } else {
-        node* e = parse_pipe();
-        if (at(tok::colon)) {
+      node* n = nullptr;
+      try {
+        if (at(tok::rbracket)) {
+          advance();
+          n = make(op::iterate, pos);
+          n->a = t;
+        } else if (at(tok::colon) && !dotted) {  // (jq's grammar has no slice after Term '.')
           advance();
           n = make(op::slice, pos);
           n->a = t;
-          n->b = e;
-          if (!at(tok::rbracket)) n->c = parse_pipe();
+          n->c = parse_pipe();
           expect(tok::rbracket, "'|' or ',' or ']'");
         } else {
-          expect(tok::rbracket, "'|' or ',' or ':' or ']'");
-          n = index_node(t, e, pos);
+          node* e = parse_pipe();
+          if (at(tok::colon) && !dotted) {
+            advance();
+            n = make(op::slice, pos);
+            n->a = t;
+            n->b = e;
+            if (!at(tok::rbracket)) n->c = parse_pipe();
+            expect(tok::rbracket, "'|' or ',' or ']'");
+          } else {
+            expect(tok::rbracket, dotted ? "'|' or ',' or ']'" : "'|' or ',' or ':' or ']'");
+            n = index_node(t, e, pos);
+          }
         }
+      } catch (const syntax_signal&) {
+        if (dotted) throw;
+        depth_ = depth;
+        discard_to(tok::rbracket);  // Term '[' error ']': the term itself
+        continue;
       }
       n->end = prev_end_;
       if (at(tok::question)) {
@@ -304,15 +335,21 @@ node* parser::parse_primary() {
   switch (t.t) {
     case tok::dot: {
       advance();
-      if (at(tok::quote)) {
-        node* key = parse_string("text", lex_.cur().start);
-        result = index_node(make(op::identity, pos), key, pos);
-        if (at(tok::question)) {
-          result->opt = true;
-          advance();
+      result = make(op::identity, pos);
+      if (follows_term(lex_.cur().t)) break;
+      // '.' String, or jq's rules '.' error and '.' IDENT error (`. foo`, `. 1`): what else follows a '.' that
+      // starts a term is an error, reported with a hint.
+      const int depth = depth_;
+      try {
+        if (at(tok::quote) || at(tok::format)) {
+          result = parse_string_index(result, pos);
+          break;
         }
-      } else {
-        result = make(op::identity, pos);
+        if (at(tok::ident)) advance();
+        unexpected();
+      } catch (const syntax_signal&) {
+        depth_ = depth;
+        rule_message(pos, "try .[\"field\"] instead of .field for unusually named fields");
       }
       break;
     }
@@ -351,29 +388,37 @@ node* parser::parse_primary() {
       break;
     }
     case tok::lparen: {
-      const bracket b(*this);
       advance();
-      result = parse_pipe();
-      expect(tok::rparen, "'|' or ',' or ')'");
-      break;
-    }
-    case tok::lbracket: {
-      const bracket b(*this);
-      advance();
-      result = make(op::array, pos);
-      if (!at(tok::rbracket)) {
-        result->a = parse_pipe();
-        expect(tok::rbracket, "'|' or ',' or ']'");
-      } else {
-        advance();
+      const int depth = depth_;
+      try {
+        result = parse_pipe();
+        expect(tok::rparen, "'|' or ',' or ')'");
+      } catch (const syntax_signal&) {
+        depth_ = depth;
+        discard_to(tok::rparen);  // '(' error ')'
+        result = make(op::identity, pos);
       }
       break;
     }
-    case tok::lbrace: {
-      const bracket b(*this);
-      result = parse_object();
+    case tok::lbracket: {
+      advance();
+      result = make(op::array, pos);
+      const int depth = depth_;
+      try {
+        if (!at(tok::rbracket)) {
+          result->a = parse_pipe();
+          expect(tok::rbracket, "'|' or ',' or ']'");
+        } else {
+          advance();
+        }
+      } catch (const syntax_signal&) {
+        depth_ = depth;
+        discard_to(tok::rbracket);  // '[' error ']'
+        result = make(op::identity, pos);
+      }
       break;
     }
+    case tok::lbrace: result = parse_object(); break;
     case tok::variable: {
       result = make(op::var, pos);
       result->name = t.text;
@@ -438,7 +483,7 @@ node* parser::parse_primary() {
       result = make(op::if_, pos);
       result->a = parse_pipe();
       expect(tok::kw_then, "then or '|' or ','");
-      const int brackets = brackets_;
+      const int depth = depth_;
       try {
         result->b = parse_pipe();
         node* tail = result;
@@ -466,9 +511,9 @@ node* parser::parse_primary() {
           }
           unexpected();
         }
-      } catch (compile_error& e) {
-        unterminated(e, brackets, "if", pos);
-        throw;
+      } catch (const syntax_signal&) {
+        depth_ = depth;
+        rule_message(pos, "Possibly unterminated 'if' statement");  // "if" Exp "then" error
       }
       break;
     }
@@ -478,12 +523,12 @@ node* parser::parse_primary() {
       result->a = parse_try_body();
       if (at(tok::kw_catch)) {
         advance();
-        const int brackets = brackets_;
+        const int depth = depth_;
         try {
           result->b = parse_try_body();
-        } catch (compile_error& e) {
-          unterminated(e, brackets, "try", pos);
-          throw;
+        } catch (const syntax_signal&) {
+          depth_ = depth;
+          rule_message(pos, "Possibly unterminated 'try' statement");  // "try" Exp "catch" error
         }
       }
       break;
@@ -491,21 +536,13 @@ node* parser::parse_primary() {
     case tok::kw_break: {
       advance();
       if (!at(tok::variable)) {
-        // jq: bison's syntax error, then its rule `BREAK error`.
-        const token& t = lex_.cur();
-        std::uint32_t end = t.t == tok::invalid ? t.start + 1 : t.end, eof_start = 0;
-        if (t.t == tok::eof) eof_span(eof_start, end);
         try {
           unexpected("BINDING");
-        } catch (compile_error& e) {
-          compile_error m;
-          m.message = "break requires a label to break to";
-          locate(lex_.source(), pos, m.line, m.column, m.source_line);
-          m.length = std::max(1, std::min(static_cast<int>(end - pos), static_cast<int>(m.source_line.size()) - m.column + 1));
-          m.file = e.file;
-          e.more.push_back(std::move(m));
-          throw;
+        } catch (const syntax_signal&) {
+          rule_message(pos, "break requires a label to break to");  // BREAK error
         }
+        result = make(op::identity, pos);
+        break;
       }
       result = make(op::brk, pos);
       result->name = lex_.cur().text;
@@ -519,23 +556,47 @@ node* parser::parse_primary() {
   return result;
 }
 
+node* parser::parse_string_index(node* target, std::uint32_t pos) {
+  node* n = index_node(target, parse_string_term(), pos);
+  if (at(tok::question)) {
+    n->opt = true;
+    advance();
+  }
+  return n;
+}
+
+node* parser::parse_string_term() {
+  if (!at(tok::format)) return parse_string("text", lex_.cur().start);
+  const std::string fmt = lex_.cur().text;
+  advance();
+  if (!at(tok::quote)) unexpected("QQSTRING_START");
+  return parse_string(fmt, lex_.cur().start);
+}
+
 node* parser::parse_string(const std::string& format, std::uint32_t start) {
   // cur() is the opening quote; the lexer stands right after it.
   std::vector<node*> parts;
   std::string text;
   bool any_interp = false;
   std::uint32_t seg_start = lex_.pos();
+  shifted(1);  // (error recovery counts tokens as jq's lexer makes them: QQSTRING_START, each text, ...)
   for (;;) {
     const piece p = lex_.string_piece(text);
+    if (p != piece::error) {
+      const std::uint32_t delimiter = lex_.pos() - (p == piece::interp ? 2 : 1);
+      shifted(text_tokens(lex_.source().substr(seg_start, delimiter - seg_start)));
+    }
     if (p == piece::error) {
       if (lex_.error() == "unterminated string") {
         compile_error e;
         e.message = "syntax error, unexpected end of file, expecting QQSTRING_TEXT or QQSTRING_INTERP_START or "
                     "QQSTRING_END";
-        locate(lex_.source(), seg_start, e.line, e.column, e.source_line);
-        e.length = static_cast<int>(lex_.error_end() - seg_start);
+        // At jq's last token: the text after the opening quote or the interpolation, else that one-byte token.
+        const std::uint32_t at_start = lex_.error_end() > seg_start ? seg_start : seg_start - 1;
+        locate(lex_.source(), at_start, e.line, e.column, e.source_line);
+        e.length = static_cast<int>(lex_.error_end() - at_start);
         e.length = std::max(1, std::min(e.length, static_cast<int>(e.source_line.size()) - e.column + 1));
-        throw e;
+        raise_syntax(std::move(e), lex_.error_end(), true);
       }
       fail_at(lex_.error_start(), lex_.error_end(), lex_.error());
     }
@@ -561,10 +622,11 @@ node* parser::parse_string(const std::string& format, std::uint32_t start) {
       parts.push_back(lit);
       text.clear();
     }
-    lex_.push_open('(');
+    lex_.push_open(lexer::k_interp_open);
     advance();
     node* e = parse_pipe();
     if (!at(tok::rparen)) unexpected("QQSTRING_INTERP_END or '|' or ','");
+    shifted(1);
     parts.push_back(e);
     seg_start = lex_.pos();
   }

@@ -36,16 +36,19 @@ node* parser::parse_object() {
   const std::uint32_t pos = lex_.cur().start;
   expect(tok::lbrace);
   node* obj = make(op::object, pos);
-  const int level = brackets_;
   const std::uint32_t first = lex_.cur().start;
+  const int depth = depth_;
   bool first_pair = true;
   while (!at(tok::rbrace)) {
     const token& t = lex_.cur();
     const std::uint32_t kpos = t.start;
-    node* key = nullptr;
-    node* val = nullptr;
-    bool complete = false;
+    // On a syntax error bison pops back to the '{' (after a whole pair, or in the first: `'{' error '}'` applies
+    // too) or to the ',' before this pair, and takes the rule `error ':' ExpD` (recover_key).
+    std::uint32_t start = kpos;
+    bool brace = first_pair;
     try {
+      node* key = nullptr;
+      node* val = nullptr;
       if (t.t == tok::variable) {
         std::string name = t.text;
         advance();
@@ -75,14 +78,7 @@ node* parser::parse_object() {
           val = index_node(make(op::identity, kpos), make_literal(value::string(std::move(name)), kpos), kpos);
         }
       } else if (t.t == tok::quote || (t.t == tok::format)) {
-        if (t.t == tok::format) {
-          std::string fmt = t.text;
-          advance();
-          if (!at(tok::quote)) unexpected("QQSTRING_START");
-          key = parse_string(fmt, lex_.cur().start);
-        } else {
-          key = parse_string("text", kpos);
-        }
+        key = parse_string_term();
         if (at(tok::colon)) {
           advance();
           val = parse_object_value();
@@ -95,7 +91,7 @@ node* parser::parse_object() {
         expect(tok::rparen, "'|' or ',' or ')'");
         const std::uint32_t kend = prev_end_;
         if (key->o == op::literal && !key->v.is_string()) {
-          key_error(kpos + 1, kend - 1,
+          report(kpos + 1, kend - 1,
                     std::string("Cannot use ") + key->v.type_name() + " (" + dump_trunc(key->v) + ") as object key");
         }
         expect(tok::colon, "':'");
@@ -105,20 +101,25 @@ node* parser::parse_object() {
       }
       obj->args.push_back(key);
       obj->args.push_back(val);
-      complete = true;
-      if (at(tok::comma)) {
-        advance();
-        first_pair = false;
-        continue;
+    } catch (const syntax_signal&) {
+      depth_ = depth;
+      if (!recover_key(start, brace, depth, false)) return make(op::identity, pos);
+    }
+    // A whole pair: then ',' or '}'.
+    for (;;) {
+      try {
+        if (at(tok::comma)) {
+          advance();
+          first_pair = false;
+        } else if (!at(tok::rbrace)) {
+          unexpected("'}'");
+        }
+        break;
+      } catch (const syntax_signal&) {
+        start = first;
+        brace = true;
+        if (!recover_key(start, brace, depth, false)) return make(op::identity, pos);
       }
-      if (!at(tok::rbrace)) unexpected("'}'");
-    } catch (compile_error& e) {
-      // After a whole pair, bison has reduced every pair before it: it pops them all, back to the '{'.
-      if (complete)
-        key_recovery(e, level, first, true, false);
-      else
-        key_recovery(e, level, kpos, first_pair, false);
-      throw;
     }
   }
   advance();
@@ -181,13 +182,14 @@ pattern* parser::parse_pattern() {
   if (at(tok::lbrace)) {
     p->k = pattern::object;
     advance();
-    const int level = brackets_;
     const std::uint32_t first = lex_.cur().start;
+    const int depth = depth_;
     for (;;) {
       pattern::entry e;
       const token& t = lex_.cur();
       const std::uint32_t kpos = t.start;
-      bool complete = false;
+      // On a syntax error bison pops back to the '{' (after a whole entry: it reduced ObjPats) or to the ',' before
+      // this entry, and takes the rule `error ':' Pattern` (recover_key).
       try {
         if (t.t == tok::variable) {
           pattern* v = arena_.make_pattern();
@@ -206,8 +208,8 @@ pattern* parser::parse_pattern() {
           e.key = make_literal(value::string(std::move(name)), kpos);
           expect(tok::colon, "':'");
           e.sub = parse_pattern();
-        } else if (t.t == tok::quote) {
-          e.key = parse_string("text", kpos);
+        } else if (t.t == tok::quote || t.t == tok::format) {
+          e.key = parse_string_term();
           expect(tok::colon, "':'");
           e.sub = parse_pattern();
         } else if (t.t == tok::lparen) {
@@ -216,7 +218,7 @@ pattern* parser::parse_pattern() {
           expect(tok::rparen, "'|' or ',' or ')'");
           const std::uint32_t kend = prev_end_;
           if (e.key->o == op::literal && !e.key->v.is_string()) {
-            key_error(kpos + 1, kend - 1,
+            report(kpos + 1, kend - 1,
                       std::string("Cannot use ") + e.key->v.type_name() + " (" + dump_trunc(e.key->v) +
                           ") as object key");
           }
@@ -226,18 +228,26 @@ pattern* parser::parse_pattern() {
           unexpected();
         }
         p->entries.push_back(e);
-        complete = true;
-        if (at(tok::comma)) {
-          advance();
-          continue;
-        }
-        expect(tok::rbrace, "',' or '}'");
-      } catch (compile_error& x) {
-        // After a whole entry, bison has reduced the entries before it (ObjPats): it pops them all.
-        key_recovery(x, level, complete ? first : kpos, false, true);
-        throw;
+      } catch (const syntax_signal&) {
+        depth_ = depth;
+        recover_key(kpos, false, depth, true);
       }
-      break;
+      bool more = false;
+      for (;;) {  // a whole entry: then ',' or '}'
+        try {
+          if (at(tok::comma)) {
+            advance();
+            more = true;
+          } else {
+            expect(tok::rbrace, "',' or '}'");
+          }
+          break;
+        } catch (const syntax_signal&) {
+          depth_ = depth;
+          recover_key(first, false, depth, true);
+        }
+      }
+      if (!more) break;
     }
     return p;
   }

@@ -153,6 +153,95 @@ def cases(shared):
             "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 18:\n    if 1 then 2 | # c\n"
             "                     ^\njview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 1:\n"
             "    if 1 then 2 | # c\n    ^^^^^^^^^^^^^^^^^\njview: 2 compile errors\n")),
+        # jq's grammar recovers from a syntax error and parses on: the errors after it are reported too (not
+        # within three tokens of the recovery), and the rules '.' error / '.' IDENT error add a hint.
+        c("jq's hint after a lone '.' and a name", ["-n", ". foo"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected end of file at <top-level>, line 1, column 3:\n"
+            "    . foo\n"
+            "      ^^^\n"
+            'jview: error: try .["field"] instead of .field for unusually named fields at <top-level>, line'
+            " 1, column 1:\n"
+            "    . foo\n"
+            "    ^^^^^\n"
+            "jview: 2 compile errors\n")),
+        c("jq's hint after a lone '.' and a literal", ["-n", ".a | . 1"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected LITERAL at <top-level>, line 1, column 8:\n"
+            "    .a | . 1\n"
+            "           ^\n"
+            'jview: error: try .["field"] instead of .field for unusually named fields at <top-level>, line'
+            " 1, column 6:\n"
+            "    .a | . 1\n"
+            "         ^^^\n"
+            "jview: 2 compile errors\n")),
+        c("errors after a recovered parenthesis are reported", ["-n", "(1 catch 2) | 3 += 4 = 5"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected catch, expecting '|' or ',' or ')' at <top-level>, line"
+            " 1, column 4:\n"
+            "    (1 catch 2) | 3 += 4 = 5\n"
+            "       ^^^^^\n"
+            "jview: error: syntax error, unexpected '=' at <top-level>, line 1, column 22:\n"
+            "    (1 catch 2) | 3 += 4 = 5\n"
+            "                         ^\n"
+            "jview: 2 compile errors\n")),
+        c("errors after a recovered object key are reported", ["-n", "{a b: 1 + 2} | 1 == 2 == 3"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected IDENT, expecting '}' at <top-level>, line 1, column 4:\n"
+            "    {a b: 1 + 2} | 1 == 2 == 3\n"
+            "       ^\n"
+            "jview: error: May need parentheses around object key expression at <top-level>, line 1, column"
+            " 2:\n"
+            "    {a b: 1 + 2} | 1 == 2 == 3\n"
+            "     ^^^\n"
+            "jview: error: syntax error, unexpected == at <top-level>, line 1, column 23:\n"
+            "    {a b: 1 + 2} | 1 == 2 == 3\n"
+            "                          ^^\n"
+            "jview: 3 compile errors\n")),
+        c("a '.' error, then the enclosing if's note", ["-n", "if 1 then . 1 end"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected LITERAL at <top-level>, line 1, column 13:\n"
+            "    if 1 then . 1 end\n"
+            "                ^\n"
+            'jview: error: try .["field"] instead of .field for unusually named fields at <top-level>, line'
+            " 1, column 11:\n"
+            "    if 1 then . 1 end\n"
+            "              ^^^\n"
+            "jview: error: Possibly unterminated 'if' statement at <top-level>, line 1, column 1:\n"
+            "    if 1 then . 1 end\n"
+            "    ^^^^^^^^^^^^^\n"
+            "jview: 3 compile errors\n")),
+        c("none reported within three tokens of a recovery", ["-n", "[1 catch] | 2 == 3 == 4"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected catch, expecting '|' or ',' or ']' at <top-level>, line"
+            " 1, column 4:\n"
+            "    [1 catch] | 2 == 3 == 4\n"
+            "       ^^^^^\n"
+            "jview: error: syntax error, unexpected == at <top-level>, line 1, column 20:\n"
+            "    [1 catch] | 2 == 3 == 4\n"
+            "                       ^^\n"
+            "jview: 2 compile errors\n")),
+        c("the end of an interpolation is QQSTRING_INTERP_END", ["-n", '"x \\( 1 + ) y"'], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected QQSTRING_INTERP_END at <top-level>, line 1, column 11:\n"
+            '    "x \\( 1 + ) y"\n'
+            "              ^\n"
+            "jview: 1 compile error\n")),
+        c("no slice after Term '.'", ["-n", ".a.[1:2]"], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected ':', expecting '|' or ',' or ']' at <top-level>, line 1,"
+            " column 6:\n"
+            "    .a.[1:2]\n"
+            "         ^\n"
+            "jview: 1 compile error\n")),
+        c("unterminated string after an interpolation", ["-n", '"a\\(1)'], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected end of file, expecting QQSTRING_TEXT or"
+            " QQSTRING_INTERP_START or QQSTRING_END at <top-level>, line 1, column 6:\n"
+            '    "a\\(1)\n'
+            "         ^\n"
+            "jview: 1 compile error\n")),
+        c("every message of a module's syntax errors names its file", ["-n", "-L", ".", 'import "c" as c; .'],
+          files={"c.jq": "def f: (1 catch 2) | 3 += 4 = 5;\n"}, stdout="", exit=3,
+          stderr_re=r"^jview: error: syntax error, unexpected catch, expecting '\|' or ',' or '\)' at \S*/c\.jq, line 1, "
+                    r"column 11:\n.*\n.*\njview: error: syntax error, unexpected '=' at \S*/c\.jq, line 1, column 29:\n"),
+        c("an import path is a string", ["-n", "import 1 as x; ."], stdout="", exit=3, stderr=(
+            "jview: error: syntax error, unexpected LITERAL, expecting FORMAT or QQSTRING_START at"
+            " <top-level>, line 1, column 8:\n"
+            "    import 1 as x; .\n"
+            "           ^\n"
+            "jview: 1 compile error\n")),
         # --stream-errors (jq 1.8): --stream, and a parse error is the event [message, path] (exit 0) in jq's words,
         # found where jq finds it; reading goes on at the next line, as jq's does.
         c("stream-errors", ["--stream-errors", "-c", "."], "[1,[2,3]] [4,",

@@ -648,15 +648,17 @@ std::string find_module_file(const program_impl& prog, const std::string& rel, c
 void bind_imports(program_impl& prog, const std::vector<import_directive>& imps, const std::string& origin,
                   std::vector<std::pair<std::string, module_info*>>& imports,
                   std::vector<std::pair<std::string, std::uint32_t>>& data, value* deps) {
-  std::vector<value> dep_list;
-  for (const import_directive& imp : imps) {
-    if (deps == nullptr) break;
-    value d = value::empty_object();
-    imp.meta.for_each_member([&](std::string_view k, const value& v) { d.object_mut().set(k, v); });
-    if (!imp.alias.empty()) d.object_mut().set(std::string_view("as"), value::string(imp.alias));
-    d.object_mut().set(std::string_view("is_data"), value::boolean(imp.data));
-    d.object_mut().set(std::string_view("relpath"), value::string(imp.path));
-    dep_list.push_back(std::move(d));
+  if (deps != nullptr) {
+    std::vector<value> dep_list;
+    for (const import_directive& imp : imps) {
+      value d = value::empty_object();
+      imp.meta.for_each_member([&](std::string_view k, const value& v) { d.object_mut().set(k, v); });
+      if (!imp.alias.empty()) d.object_mut().set(std::string_view("as"), value::string(imp.alias));
+      d.object_mut().set(std::string_view("is_data"), value::boolean(imp.data));
+      d.object_mut().set(std::string_view("relpath"), value::string(imp.path));
+      dep_list.push_back(std::move(d));
+    }
+    *deps = value::array(std::move(dep_list));
   }
   // Loaded last first, as jq does (its errors, a missing module or one that does not compile, are the last
   // import's), and bound in the program's order.
@@ -683,7 +685,6 @@ void bind_imports(program_impl& prog, const std::vector<import_directive>& imps,
       imports.emplace_back(imp.alias, loaded[i]);
     }
   }
-  if (deps != nullptr) *deps = value::array(std::move(dep_list));
 }
 
 }  // namespace detail

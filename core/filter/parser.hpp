@@ -112,9 +112,17 @@ class parser {
   std::uint32_t prev_start_ = 0, prev_end_ = 0;  // the last consumed token (jq reports EOF errors there)
   // One level more of nesting (an expression, a unary minus, a pattern): fails past 2,000 levels, or past 64 when
   // the thread's stack has no room left (stack_room.hpp: a small `ulimit -s`). Ordinary programs stay within 64, so
-  // they never ask where the stack ends (three system calls, the first time).
+  // they never ask where the stack ends (three system calls, the first time). Held for the scope of a `nesting`, so
+  // that a syntax error unwinding to a recovery site leaves the levels it passes.
   void enter_nesting();
   int depth_ = 0;
+  struct nesting {
+    parser& p;
+    explicit nesting(parser& q) : p(q) { p.enter_nesting(); }
+    ~nesting() { --p.depth_; }
+    nesting(const nesting&) = delete;
+    nesting& operator=(const nesting&) = delete;
+  };
   std::uint32_t loc_pos_ = 0;  // loc_literal: the line of the last `$__loc__` and where it stood
   int loc_line_ = 1;
   // The messages of jq's recovery rules, each from `start` (the rule's first token) to the error's token:
@@ -126,8 +134,8 @@ class parser {
   // to the '{' and `'{' error '}'` applies too, or up to a '}': then false, the '}' consumed). The value (ExpD or
   // Pattern) after the ':' is parsed, and "May need parentheses around object key expression" reported from
   // `start` (the first token of the entries bison popped) to the last token discarded (for a pattern, through the
-  // pattern). A syntax error in the value starts it over. `depth`: depth_ at the entry.
-  bool recover_key(std::uint32_t start, bool brace, int depth, bool pattern);
+  // pattern). A syntax error in the value starts it over.
+  bool recover_key(std::uint32_t start, bool brace, bool pattern);
   // Steps over the string literal whose opening quote is cur() (interpolations included) for discard();
   // false at a lexer error or the end of the program. `end` becomes the end of its closing quote.
   bool skip_string(std::uint32_t& end);

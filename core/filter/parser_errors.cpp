@@ -11,6 +11,14 @@
 
 namespace jview::filter {
 
+namespace {
+
+// Where a token ends for jq's messages: jq's lexer takes one byte as INVALID_CHARACTER (jview's token is the whole
+// UTF-8 sequence, to step over it).
+std::uint32_t jq_token_end(const token& t) { return t.t == tok::invalid ? t.start + 1 : t.end; }
+
+}  // namespace
+
 void locate(std::string_view src, std::uint32_t pos, int& line, int& column, std::string& line_text) {
   if (pos > src.size()) pos = static_cast<std::uint32_t>(src.size());
   line = 1;
@@ -55,12 +63,9 @@ auto parser::collect_errors(Parse&& parse) {
     out = parse();
   } catch (const syntax_signal&) {  // (reported already)
   } catch (const abort_signal&) {
-  } catch (compile_error& e) {  // an error that ends the parse at once (a bad string, too deep a nesting)
+  } catch (compile_error& e) {  // an error that ends the parse at once (fail_at: a bad string, too deep a nesting)
     if (errors_.empty()) throw;
-    std::vector<compile_error> tail = std::move(e.more);
-    e.more.clear();
     errors_.push_back(std::move(e));
-    for (compile_error& m : tail) errors_.push_back(std::move(m));
   }
   if (!errors_.empty()) {
     compile_error first = std::move(errors_.front());
@@ -102,9 +107,8 @@ void parser::unexpected(const char* expecting) {
     msg += ", expecting ";
     msg += expecting;
   }
-  std::uint32_t start = t.start, end = t.end;
+  std::uint32_t start = t.start, end = jq_token_end(t);
   if (t.t == tok::eof) eof_span(start, end);  // jq's lexer leaves the last token's location in place at the end
-  if (t.t == tok::invalid) end = t.start + 1;  // jq's lexer takes one byte as INVALID_CHARACTER
   raise_syntax(error_at(start, end, msg), end, t.t == tok::eof);
 }
 
@@ -142,7 +146,7 @@ void parser::discard() {
 
 void parser::discard_token() {
   const token& t = lex_.cur();
-  err_end_ = t.t == tok::invalid ? t.start + 1 : t.end;
+  err_end_ = jq_token_end(t);
   prev_start_ = t.start;
   prev_end_ = t.end;
   lex_.advance();
@@ -165,7 +169,7 @@ void parser::rule_message(std::uint32_t start, const std::string& msg) {
   recovered();
 }
 
-bool parser::recover_key(std::uint32_t start, bool brace, int depth, bool pattern) {
+bool parser::recover_key(std::uint32_t start, bool brace, bool pattern) {
   for (;;) {
     recovered();
     // bison's error token spans the symbols it pops, the offending token and every token it discards.
@@ -189,8 +193,7 @@ bool parser::recover_key(std::uint32_t start, bool brace, int depth, bool patter
         errors_.push_back(error_at(start, end, "May need parentheses around object key expression"));
       }
       return true;
-    } catch (const syntax_signal&) {
-      depth_ = depth;  // back to the same entry: bison pops the value, the ':' and the error token
+    } catch (const syntax_signal&) {  // back to the same entry: bison pops the value, the ':' and the error token
     }
   }
 }
@@ -210,7 +213,6 @@ bool parser::skip_string(std::uint32_t& end) {
     }
     lex_.push_open(lexer::k_interp_open);
     discard_token();
-    int depth = 0;
     for (;;) {
       const tok t = lex_.cur().t;
       if (t == tok::eof) return false;
@@ -218,9 +220,7 @@ bool parser::skip_string(std::uint32_t& end) {
         if (!skip_string(end)) return false;
         continue;
       }
-      if (t == tok::rparen && depth == 0) break;  // the end of the interpolation: the string goes on after it
-      if (t == tok::lparen) ++depth;
-      if (t == tok::rparen) --depth;
+      if (lex_.cur().interp_end) break;  // the end of the interpolation: the string goes on after it
       discard_token();
     }
   }

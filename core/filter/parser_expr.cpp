@@ -21,7 +21,7 @@ void parser::enter_nesting() {
 // as their body. Built in a loop, not by recursion: a chain of 10^6 `|`, `,`, `def` or `as` costs no stack. Comma
 // chains are right-deep (`a, (b, c)`: the evaluator walks them in a loop); only real nesting counts in depth_.
 node* parser::parse_pipe() {
-  enter_nesting();
+  const nesting guard(*this);
   node* root = nullptr;
   node** slot = &root;        // where the rest of the pipe goes
   std::vector<node*> labels;  // `label $x | body`: each body ends where this pipe ends
@@ -99,7 +99,6 @@ node* parser::parse_pipe() {
     break;
   }
   for (node* l : labels) l->end = prev_end_;
-  --depth_;
   return root;
 }
 
@@ -231,12 +230,11 @@ node* parser::parse_binary(int min_level) {
 node* parser::parse_unary() {
   if (at(tok::minus)) {
     // Each minus nests: counted with the other nesting, so `- - ... 1` cannot outgrow the compiler's stack.
-    enter_nesting();
+    const nesting guard(*this);
     const std::uint32_t pos = lex_.cur().start;
     advance();
     node* n = make(op::neg, pos);
     n->a = parse_unary();
-    --depth_;
     return n;
   }
   return parse_postfix_term();
@@ -271,7 +269,6 @@ node* parser::parse_postfix(node* t) {
     }
     if (at(tok::lbracket)) {
       const std::uint32_t pos = lex_.cur().start;
-      const int depth = depth_;
       advance();
       node* n = nullptr;
       try {
@@ -301,7 +298,6 @@ node* parser::parse_postfix(node* t) {
         }
       } catch (const syntax_signal&) {
         if (dotted) throw;
-        depth_ = depth;
         discard_to(tok::rbracket);  // Term '[' error ']': the term itself
         continue;
       }
@@ -328,7 +324,7 @@ node* parser::parse_postfix(node* t) {
 node* parser::parse_try_body() { return parse_unary(); }
 
 node* parser::parse_primary() {
-  enter_nesting();
+  const nesting guard(*this);
   const token& t = lex_.cur();
   const std::uint32_t pos = t.start;
   node* result = nullptr;
@@ -339,7 +335,6 @@ node* parser::parse_primary() {
       if (follows_term(lex_.cur().t)) break;
       // '.' String, or jq's rules '.' error and '.' IDENT error (`. foo`, `. 1`): what else follows a '.' that
       // starts a term is an error, reported with a hint.
-      const int depth = depth_;
       try {
         if (at(tok::quote) || at(tok::format)) {
           result = parse_string_index(result, pos);
@@ -348,7 +343,6 @@ node* parser::parse_primary() {
         if (at(tok::ident)) advance();
         unexpected();
       } catch (const syntax_signal&) {
-        depth_ = depth;
         rule_message(pos, "try .[\"field\"] instead of .field for unusually named fields");
       }
       break;
@@ -389,12 +383,10 @@ node* parser::parse_primary() {
     }
     case tok::lparen: {
       advance();
-      const int depth = depth_;
       try {
         result = parse_pipe();
         expect(tok::rparen, "'|' or ',' or ')'");
       } catch (const syntax_signal&) {
-        depth_ = depth;
         discard_to(tok::rparen);  // '(' error ')'
         result = make(op::identity, pos);
       }
@@ -403,7 +395,6 @@ node* parser::parse_primary() {
     case tok::lbracket: {
       advance();
       result = make(op::array, pos);
-      const int depth = depth_;
       try {
         if (!at(tok::rbracket)) {
           result->a = parse_pipe();
@@ -412,7 +403,6 @@ node* parser::parse_primary() {
           advance();
         }
       } catch (const syntax_signal&) {
-        depth_ = depth;
         discard_to(tok::rbracket);  // '[' error ']'
         result = make(op::identity, pos);
       }
@@ -483,7 +473,6 @@ node* parser::parse_primary() {
       result = make(op::if_, pos);
       result->a = parse_pipe();
       expect(tok::kw_then, "then or '|' or ','");
-      const int depth = depth_;
       try {
         result->b = parse_pipe();
         node* tail = result;
@@ -512,7 +501,6 @@ node* parser::parse_primary() {
           unexpected();
         }
       } catch (const syntax_signal&) {
-        depth_ = depth;
         rule_message(pos, "Possibly unterminated 'if' statement");  // "if" Exp "then" error
       }
       break;
@@ -523,11 +511,9 @@ node* parser::parse_primary() {
       result->a = parse_try_body();
       if (at(tok::kw_catch)) {
         advance();
-        const int depth = depth_;
         try {
           result->b = parse_try_body();
         } catch (const syntax_signal&) {
-          depth_ = depth;
           rule_message(pos, "Possibly unterminated 'try' statement");  // "try" Exp "catch" error
         }
       }
@@ -552,7 +538,6 @@ node* parser::parse_primary() {
     }
     default: unexpected();
   }
-  --depth_;
   return result;
 }
 

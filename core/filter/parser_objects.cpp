@@ -37,7 +37,6 @@ node* parser::parse_object() {
   expect(tok::lbrace);
   node* obj = make(op::object, pos);
   const std::uint32_t first = lex_.cur().start;
-  const int depth = depth_;
   bool first_pair = true;
   while (!at(tok::rbrace)) {
     const token& t = lex_.cur();
@@ -102,8 +101,7 @@ node* parser::parse_object() {
       obj->args.push_back(key);
       obj->args.push_back(val);
     } catch (const syntax_signal&) {
-      depth_ = depth;
-      if (!recover_key(start, brace, depth, false)) return make(op::identity, pos);
+      if (!recover_key(start, brace, false)) return make(op::identity, pos);
     }
     // A whole pair: then ',' or '}'.
     for (;;) {
@@ -118,7 +116,7 @@ node* parser::parse_object() {
       } catch (const syntax_signal&) {
         start = first;
         brace = true;
-        if (!recover_key(start, brace, depth, false)) return make(op::identity, pos);
+        if (!recover_key(start, brace, false)) return make(op::identity, pos);
       }
     }
   }
@@ -153,11 +151,7 @@ void parser::parse_patterns(std::vector<pattern*>& out) {
 
 pattern* parser::parse_pattern() {
   // Nesting counts with the expressions' (`[[[...$x]]]` must not outgrow the stack here or in the compiler).
-  enter_nesting();
-  struct leave {
-    int& d;
-    ~leave() { --d; }
-  } const guard{depth_};
+  const nesting guard(*this);
   pattern* p = arena_.make_pattern();
   if (at(tok::variable)) {
     p->k = pattern::var;
@@ -183,7 +177,6 @@ pattern* parser::parse_pattern() {
     p->k = pattern::object;
     advance();
     const std::uint32_t first = lex_.cur().start;
-    const int depth = depth_;
     for (;;) {
       pattern::entry e;
       const token& t = lex_.cur();
@@ -229,8 +222,7 @@ pattern* parser::parse_pattern() {
         }
         p->entries.push_back(e);
       } catch (const syntax_signal&) {
-        depth_ = depth;
-        recover_key(kpos, false, depth, true);
+        recover_key(kpos, false, true);
       }
       bool more = false;
       for (;;) {  // a whole entry: then ',' or '}'
@@ -243,8 +235,7 @@ pattern* parser::parse_pattern() {
           }
           break;
         } catch (const syntax_signal&) {
-          depth_ = depth;
-          recover_key(first, false, depth, true);
+          recover_key(first, false, true);
         }
       }
       if (!more) break;

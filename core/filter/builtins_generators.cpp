@@ -67,16 +67,48 @@ st g_range3(interp& I, const node* call, const value& in, const env* e, sink k) 
   return I.eval_arg(call, 0, in, e, make_sink(ff));
 }
 
-// limit($n; f) and first(f) stop f early with a private label.
-st g_limit(interp& I, const node* call, const value& in, const env* e, sink k) {
+// The count $n of limit($n; f) and skip($n; f), read as jq 1.8.2's definitions read it: `if $n > 0 then (a foreach
+// counting down with . - 1) elif $n == 0 ... else error(negative count)`. null and booleans order below 0, and NaN
+// below every number, so they are negative counts (false); a string, array or object orders above 0, and the
+// foreach's `$n - 1` fails at f's first output: `bad` is then set (the error: count_down_error).
+bool read_count(const value& nv, double& n, const value*& bad) {
+  bad = nullptr;
+  if (nv.is_number()) {
+    n = nv.number();
+    return n >= 0;  // (false for NaN)
+  }
+  if (nv.is_null() || nv.type() == kind::false_ || nv.type() == kind::true_) return false;
+  bad = &nv;
+  n = 0;
+  return true;
+}
+st count_down_error(interp& I, const value& n) {
+  value ignored;
+  return arith(I, '-', n, value::number(1), ignored);
+}
+
+// limit($n; f) and first(f) stop f early with a private label. Output i (from 1) is followed by the stop when
+// i >= $n, as jq's countdown `$n - i <= 0`.
+template <class Eval>
+st limit_outputs(interp& I, const node* call, const value& in, const env* e, Eval&& eval_f) {
   auto per_n = [&](const value& nv) -> st {
-    if (!nv.is_number()) return I.fail("Invalid limit: must be a number");
-    const double n = nv.number();
-    if (n < 0) return I.fail("limit doesn't support negative count");
-    if (n == 0) return st::ok;
-    double count = 0;
+    double n;
+    const value* bad;
+    if (!read_count(nv, n, bad)) return I.fail("limit doesn't support negative count");
+    if (bad == nullptr && n == 0) return st::ok;
     const std::uint64_t id = I.next_label++;
+    const st s = eval_f(n, bad, id);
+    if (s == st::brk && I.brk_label == id) return st::ok;
+    return s;
+  };
+  return I.eval_arg(call, 0, in, e, make_sink(per_n));
+}
+
+st g_limit(interp& I, const node* call, const value& in, const env* e, sink k) {
+  return limit_outputs(I, call, in, e, [&](double n, const value* bad, std::uint64_t id) {
+    double count = 0;
     auto f = [&](const value& v) -> st {
+      if (bad != nullptr) return count_down_error(I, *bad);
       const st s = k(v);
       if (s != st::ok) return s;
       if (++count >= n) {
@@ -85,22 +117,15 @@ st g_limit(interp& I, const node* call, const value& in, const env* e, sink k) {
       }
       return st::ok;
     };
-    const st s = I.eval_arg(call, 1, in, e, make_sink(f));
-    if (s == st::brk && I.brk_label == id) return st::ok;
-    return s;
-  };
-  return I.eval_arg(call, 0, in, e, make_sink(per_n));
+    return I.eval_arg(call, 1, in, e, make_sink(f));
+  });
 }
 
 st p_limit(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
-  auto per_n = [&](const value& nv) -> st {
-    if (!nv.is_number()) return I.fail("Invalid limit: must be a number");
-    const double n = nv.number();
-    if (n < 0) return I.fail("limit doesn't support negative count");
-    if (n == 0) return st::ok;
+  return limit_outputs(I, call, in, e, [&](double n, const value* bad, std::uint64_t id) {
     double count = 0;
-    const std::uint64_t id = I.next_label++;
     auto f = [&](const path_link* q, const value& v) -> st {
+      if (bad != nullptr) return count_down_error(I, *bad);
       const st s = k(q, v);
       if (s != st::ok) return s;
       if (++count >= n) {
@@ -109,42 +134,28 @@ st p_limit(interp& I, const node* call, const path_link* p, const value& in, con
       }
       return st::ok;
     };
-    const st s = I.eval_arg_path(call, 1, p, in, e, make_psink(f));
-    if (s == st::brk && I.brk_label == id) return st::ok;
-    return s;
-  };
-  return I.eval_arg(call, 0, in, e, make_sink(per_n));
+    return I.eval_arg_path(call, 1, p, in, e, make_psink(f));
+  });
 }
 
 // skip($n; f) in value and path mode: f's outputs after the first $n (jq 1.8 defines it with foreach, whose source
 // keeps its paths, so nth($n; f) is a path expression when f is).
-st skip_count_error(interp& I, const value& n) {
-  value ignored;
-  return arith(I, '-', n, value::number(1), ignored);
-}
-
-template <class Sink, class Eval>
+template <class Eval>
 st skip_outputs(interp& I, const node* call, const value& in, const env* e, Eval&& eval_f) {
   auto per_n = [&](const value& nv) -> st {
-    if (!nv.is_number()) {
-      // jq's definition: null and booleans order below 0 (the negative-count error); a string, array or object
-      // orders above it, and its first item fails the foreach's `$n - 1`.
-      if (nv.is_null() || nv.type() == kind::false_ || nv.type() == kind::true_)
-        return I.fail("skip doesn't support negative count");
-      return eval_f(-1.0, &nv);
-    }
-    const double n = nv.number();
-    if (n < 0) return I.fail("skip doesn't support negative count");
-    return eval_f(n, nullptr);
+    double n;
+    const value* bad;
+    if (!read_count(nv, n, bad)) return I.fail("skip doesn't support negative count");
+    return eval_f(n, bad);
   };
   return I.eval_arg(call, 0, in, e, make_sink(per_n));
 }
 
 st g_skip(interp& I, const node* call, const value& in, const env* e, sink k) {
-  return skip_outputs<sink>(I, call, in, e, [&](double n, const value* bad) {
+  return skip_outputs(I, call, in, e, [&](double n, const value* bad) {
     double count = 0;
     auto f = [&](const value& v) -> st {
-      if (bad != nullptr) return skip_count_error(I, *bad);
+      if (bad != nullptr) return count_down_error(I, *bad);
       return ++count > n ? k(v) : st::ok;  // item i (from 1) when i > n, as jq's `$n - i < 0`
     };
     return I.eval_arg(call, 1, in, e, make_sink(f));
@@ -152,10 +163,10 @@ st g_skip(interp& I, const node* call, const value& in, const env* e, sink k) {
 }
 
 st p_skip(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {
-  return skip_outputs<psink>(I, call, in, e, [&](double n, const value* bad) {
+  return skip_outputs(I, call, in, e, [&](double n, const value* bad) {
     double count = 0;
     auto f = [&](const path_link* q, const value& v) -> st {
-      if (bad != nullptr) return skip_count_error(I, *bad);
+      if (bad != nullptr) return count_down_error(I, *bad);
       return ++count > n ? k(q, v) : st::ok;
     };
     return I.eval_arg_path(call, 1, p, in, e, make_psink(f));

@@ -589,6 +589,7 @@ st interp::ev_interp(const node* n, const value& in, const env* e, sink k) {
 
 st interp::ev_format(const node* n, const value& in, const env* e, sink k) {
   (void)e;
+  if (in.is_string() && n->name == "text") return k(in);  // jq's tostring: the string itself (keeps its path)
   std::string out;
   const st s = apply_format(*this, n->name, in, out);
   if (s != st::ok) return s;

@@ -261,10 +261,19 @@ void normalise_tm(std::tm& tm, bool local) {
 
 st format_time(interp& I, const value& in, const value& fmt, value& out, bool local) {
   const char* who = local ? "strflocaltime/1" : "strftime/1";
-  if (!fmt.is_string()) return I.fail(std::string(who) + " requires a string format");
+  // jq 1.8's order of checks: an input that is neither a number nor an array (and a number gmtime rejects), then
+  // the format, then the array's elements.
+  if (!in.is_number() && !in.is_array()) return I.fail(std::string(who) + " requires parsed datetime inputs");
   std::tm tm{};
-  const st s = time_input(I, in, tm, who, local);
-  if (s != st::ok) return s;
+  if (in.is_number()) {
+    const st s = time_input(I, in, tm, who, local);
+    if (s != st::ok) return s;
+  }
+  if (!fmt.is_string()) return I.fail(std::string(who) + " requires a string format");
+  if (in.is_array()) {
+    const st s = time_input(I, in, tm, who, local);
+    if (s != st::ok) return s;
+  }
   normalise_tm(tm, local);
   const std::string f = fmt.string_copy();
   if (f.empty()) {

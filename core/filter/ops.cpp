@@ -291,8 +291,11 @@ st arith(interp& I, int op, const value& a, const value& b, value& out) {
         out = value::string(std::move(r));
         return st::ok;
       }
+      // Adding an empty array or object gives the left operand itself, as jq's concat and merge do (so that
+      // `path(. + [])` is the input's path).
       if (ka == kind::array && kb == kind::array) {
         out = a;
+        if (b.length() == 0) return st::ok;
         auto& items = out.array_mut();
         items.reserve(items.size() + b.length());
         b.for_each_element([&](const value& v) { items.push_back(v); });
@@ -300,6 +303,7 @@ st arith(interp& I, int op, const value& a, const value& b, value& out) {
       }
       if (ka == kind::object && kb == kind::object) {
         out = a;
+        if (b.length() == 0) return st::ok;
         auto& o = out.object_mut();
         b.for_each_member([&](std::string_view k, const value& v) { o.set(k, v); });
         return st::ok;
@@ -352,6 +356,7 @@ st arith(interp& I, int op, const value& a, const value& b, value& out) {
       }
       if (ka == kind::object && kb == kind::object) {
         out = a;
+        if (b.length() == 0) return st::ok;  // (the left operand itself, as for +)
         if (!merge_deep(out, b, 0)) return I.fail("Object merge too deep");
         return st::ok;
       }

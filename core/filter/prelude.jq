@@ -69,10 +69,11 @@ def scan($re): scan($re; null);
 # level, all alive at once: quadratic memory (50,000 matches took 3.6 GB). The pieces by index, cut from the code
 # points (a string slice counts code points from the start: quadratic time), in linear time and memory.
 # (jq 1.8 no longer defines _nwise.)
-def split($re; flags):
-  [0, (match($re; "g" + flags) | (.offset, .offset + .length)), length] as $cut | explode as $cp
+# Its flags are bound ($flags) and given `g` at their end, as in jq 1.8's splits.
+def split($re; $flags):
+  [0, (match($re; $flags + "g") | (.offset, .offset + .length)), length] as $cut | explode as $cp
   | [range(0; $cut | length; 2) as $i | $cp[$cut[$i]:$cut[$i + 1]] | implode];
-def splits($re; flags): split($re; flags) | .[];
+def splits($re; $flags): split($re; $flags) | .[];
 def splits($re): splits($re; null);
 
 # ---- streams ----

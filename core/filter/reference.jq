@@ -196,18 +196,27 @@ def max_by(f):
 #: max_by(length)
 #<[{"a":2,"b":1},{"a":1,"b":2},{"a":1,"b":1},{"a":2,"b":0}]
 
-def flatten: flatten(1e9);
+def flatten:
+  def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
+  _flatten(-1);
 #: flatten
 #<[[[[[1]]]],[2,[3]],{"a":[1]}]
-def flatten($depth):
-  if $depth < 0 then error("flatten depth must not be negative")
-  else reduce .[] as $i ([]; if $i | type == "array" and $depth != 0 then . + ($i | flatten($depth - 1)) else . + [$i] end)
-  end;
+def flatten($x):
+  def _flatten($x): reduce .[] as $i ([]; if $i | type == "array" and $x != 0 then . + ($i | _flatten($x - 1)) else . + [$i] end);
+  if $x < 0 then error("flatten depth must not be negative") else _flatten($x) end;
 #: flatten(0)
 #: flatten(1)
 #: flatten(2)
 #: flatten(-1)
+#: flatten(0.5)
+#: flatten(nan)
+#: flatten(null)
+#: flatten(true)
+#: flatten("a")
+#: flatten([])
+#: flatten({})
 #<[[[[[1]]]],[2,[3]],{"a":[1]}]
+#<[1,"x",{"a":[1]}]
 
 def transpose: [range(0; map(length) | max // 0) as $i | [.[][$i]]];
 #: transpose
@@ -264,21 +273,36 @@ def range($from; $upto; $by):
 #: [range("a"; "b"; 1)]
 
 def limit($n; f):
-  if $n > 0 then label $out | foreach f as $item (0; . + 1; $item, if . >= $n then break $out else empty end)
+  if $n > 0 then label $out | foreach f as $item ($n; . - 1; $item, if . <= 0 then break $out else empty end)
   elif $n == 0 then empty
   else error("limit doesn't support negative count") end;
 #: [limit(3; .[]?)]
 #: [limit(0; 1, 2)]
 #: [limit(1; 1, error("x"))]
 #: [limit(-1; 1)]
+#: [limit(1.5; 1, 2, 3)]
+#: [limit(0.5; 1, 2, 3)]
+#: [limit(nan; 1, 2)]
+#: [limit(null; 1, 2)]
+#: [limit(true; 1, 2)]
+#: [limit("a"; 1, 2)]
+#: [limit([]; empty)]
+#: [limit(.; 1, 2)]
 
 def skip($n; f):
-  if $n < 0 then error("skip doesn't support negative count")
-  else foreach f as $item (0; . + 1; if . > $n then $item else empty end) end;
+  if $n > 0 then foreach f as $item ($n; . - 1; if . < 0 then $item else empty end)
+  elif $n == 0 then f
+  else error("skip doesn't support negative count") end;
 #: [skip(1; .[]?)]
 #: [skip(0; 1, 2)]
 #: [skip(5; 1, 2)]
 #: [skip(-1; 1)]
+#: [skip(1.5; 1, 2, 3)]
+#: [skip(nan; 1, 2)]
+#: [skip(false; 1, 2)]
+#: [skip("a"; 1, 2)]
+#: [skip({}; empty)]
+#: [skip(.; 1, 2)]
 
 def first(f): label $out | f | ., break $out;
 #: first(.[]?)

@@ -50,7 +50,6 @@ st parse_flags(interp& I, const value& flags, match_options& mo) {
       case 's': mo.options |= ONIG_OPTION_SINGLELINE; break;
       case 'p': mo.options |= ONIG_OPTION_MULTILINE | ONIG_OPTION_SINGLELINE; break;
       case 'l': mo.longest = true; break;
-      case 'b': break;
       default: return I.fail(std::string(f) + " is not a valid modifier string");
     }
   }
@@ -277,12 +276,15 @@ st sub_impl(interp& I, const node* call, const value& in, const value& re, const
   return st::ok;
 }
 
+// jq 1.8 defines sub($re; s; $flags) in jq: $re is bound first, so for several regexes and flags the regexes are
+// the outer loop (not the last-argument-outermost order of its C functions); gsub's `flags + "g"` is made in the
+// inner loop.
 st g_sub3(interp& I, const node* call, const value& in, const env* e, sink k) {
-  auto per_flags = [&](const value& flags) -> st {
-    auto per_re = [&](const value& re) -> st { return sub_impl(I, call, in, re, flags, e, k); };
-    return I.eval_arg(call, 0, in, e, make_sink(per_re));
+  auto per_re = [&](const value& re) -> st {
+    auto per_flags = [&](const value& flags) -> st { return sub_impl(I, call, in, re, flags, e, k); };
+    return I.eval_arg(call, 2, in, e, make_sink(per_flags));
   };
-  return I.eval_arg(call, 2, in, e, make_sink(per_flags));
+  return I.eval_arg(call, 0, in, e, make_sink(per_re));
 }
 
 st g_sub2(interp& I, const node* call, const value& in, const env* e, sink k) {
@@ -291,14 +293,16 @@ st g_sub2(interp& I, const node* call, const value& in, const env* e, sink k) {
 }
 
 st g_gsub3(interp& I, const node* call, const value& in, const env* e, sink k) {
-  auto per_flags = [&](const value& flags) -> st {
-    value f;
-    const st s = arith(I, '+', flags, value::string("g"), f);
-    if (s != st::ok) return s;
-    auto per_re = [&](const value& re) -> st { return sub_impl(I, call, in, re, f, e, k); };
-    return I.eval_arg(call, 0, in, e, make_sink(per_re));
+  auto per_re = [&](const value& re) -> st {
+    auto per_flags = [&](const value& flags) -> st {
+      value f;
+      const st s = arith(I, '+', flags, value::string("g"), f);
+      if (s != st::ok) return s;
+      return sub_impl(I, call, in, re, f, e, k);
+    };
+    return I.eval_arg(call, 2, in, e, make_sink(per_flags));
   };
-  return I.eval_arg(call, 2, in, e, make_sink(per_flags));
+  return I.eval_arg(call, 0, in, e, make_sink(per_re));
 }
 
 st g_gsub2(interp& I, const node* call, const value& in, const env* e, sink k) {

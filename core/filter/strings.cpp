@@ -283,7 +283,10 @@ st f_trim(interp& I, const value& in, const value*, value& out) {
       e = q;
     }
   }
-  out = value::string(std::string_view(reinterpret_cast<const char*>(b), static_cast<std::size_t>(e - b)));
+  if (b == reinterpret_cast<const unsigned char*>(s.data()) && e == b + s.size())
+    out = in;  // nothing trimmed: the input itself, as jq returns it (`path(trim)` is then the input's path)
+  else
+    out = value::string(std::string_view(reinterpret_cast<const char*>(b), static_cast<std::size_t>(e - b)));
   return st::ok;
 }
 
@@ -371,6 +374,10 @@ st f_join(interp& I, const value& in, const value* args, value& out) {
 
 st f_format(interp& I, const value& in, const value* args, value& out) {
   if (!args[0].is_string()) return type_error(I, args[0], "is not a valid format");
+  if (in.is_string() && args[0].string_copy() == "text") {  // jq's tostring: the string itself
+    out = in;
+    return st::ok;
+  }
   std::string s;
   const st r = apply_format(I, args[0].string_copy(), in, s);
   if (r != st::ok) return r;

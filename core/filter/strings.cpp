@@ -477,7 +477,11 @@ st base64_decode(interp& I, const value& v, std::string_view s, std::string& out
   return st::ok;
 }
 
-void csv_or_tsv_number(std::string& out, const value& x) { append_number(out, x); }
+// A number in @csv and @tsv: NaN is an empty field, as jq 1.8 writes it (`[nan] | @csv` is "").
+void csv_or_tsv_number(std::string& out, const value& x) {
+  if (x.is_number() && std::isnan(x.number())) return;
+  append_number(out, x);
+}
 
 }  // namespace
 

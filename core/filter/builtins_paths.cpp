@@ -50,12 +50,7 @@ st g_paths1(interp& I, const node* call, const value& in, const env* e, sink k) 
 st f_getpath(interp& I, const value& in, const value* args, value& out) {
   if (!args[0].is_array()) return I.fail("Path must be specified as an array");
   if (args[0].length() > 10000) return I.fail("Path too deep");
-  const st s = getpath(I, in, args[0], out);
-  if (s == st::err && in.is_null()) {
-    out = value();
-    return st::ok;
-  }
-  return s;
+  return getpath(I, in, args[0], out);
 }
 
 st p_getpath(interp& I, const node* call, const path_link* p, const value& in, const env* e, psink k) {

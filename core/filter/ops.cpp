@@ -515,12 +515,12 @@ st getpath(interp& I, const value& root, const value& path, value& out) {
   value cur = root;
   const std::uint32_t n = path.length();
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (cur.is_null()) {
-      out = value();
-      return st::ok;
-    }
+    const value key = path.element(i);
+    // null indexed by a string, number or slice is null (jq's jv_get, slices unchecked); by any other key an
+    // error, also past the first null: `null | getpath(["a", null])` is "Cannot index null with null (null)".
+    if (cur.is_null() && (key.is_string() || key.is_number() || key.is_object())) continue;
     value next;
-    const st s = index_value(I, cur, path.element(i), next);
+    const st s = index_value(I, cur, key, next);
     if (s != st::ok) return s;
     cur = std::move(next);
   }
@@ -604,7 +604,15 @@ st setpath(interp& I, value& root, const value* keys, std::size_t n, value v) {
     if (kk == kind::array) return I.fail("Cannot update field at array index of array");
     return I.fail(index_error(root, k));
   }
-  if (rk == kind::string && kk == kind::object) return I.fail("Cannot update string slices");
+  if (rk == kind::string && kk == kind::object) {
+    // jq reads the slice and sets the rest of the path in it before it refuses to set the slice: the errors of
+    // a malformed slice and of the rest of the path come first.
+    value part;
+    st s = index_value(I, root, k, part);
+    if (s == st::ok) s = setpath(I, part, keys + 1, n - 1, std::move(v));
+    if (s != st::ok) return s;
+    return I.fail("Cannot update string slices");
+  }
   return I.fail(index_error(root, k));
 }
 
@@ -707,7 +715,9 @@ value normalize_path(const value& root, const value& path) {
   path.for_each_element([&](const value& k) {
     value key = k;
     if (cur.is_array() && k.is_number() && k.number() < 0) {
-      const double d = k.number() + cur.length();
+      // jq truncates a negative index toward zero before counting from the end (del(.[-1.5]) is the last element,
+      // del(.[-0.5]) none), where reading one floors it.
+      const double d = std::trunc(k.number()) + cur.length();
       if (d >= 0) {
         key = value::number(d);
         changed = true;

@@ -1,5 +1,5 @@
 // core/filter/builtins.cpp: the natives table: its parts (one per source file, listed in builtins.hpp), the lookup
-// by name and arity, the `builtins` list, and collect_arg, shared by the natives.
+// by name and arity, the `builtins` list, and the helpers shared by the natives (collect_arg, read_count).
 #include "core/filter/builtins.hpp"
 
 #include <algorithm>
@@ -12,6 +12,22 @@ st collect_arg(interp& I, const node* call, std::size_t i, const value& in, cons
     return st::ok;
   };
   return I.eval_arg(call, i, in, e, make_sink(f));
+}
+
+bool read_count(const value& nv, double& n, const value*& bad) {
+  bad = nullptr;
+  n = 0;
+  if (compare(nv, value::number(0)) < 0) return false;
+  if (nv.is_number())
+    n = nv.number();
+  else
+    bad = &nv;  // a string, array or object: above every number
+  return true;
+}
+
+st count_down_error(interp& I, const value& n) {
+  value ignored;
+  return arith(I, '-', n, value::number(1), ignored);
 }
 
 namespace {

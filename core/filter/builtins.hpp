@@ -68,5 +68,11 @@ inline st type_error(interp& I, const value& v, const char* what) {
 st collect_arg(interp& I, const node* call, std::size_t i, const value& in, const env* e, std::vector<value>& out);
 // String contents of a value known to be a string.
 inline std::string str_of(const value& v) { return v.string_copy(); }
+// A count or depth $n of limit, skip and flatten, read as jq 1.8.2's definitions read it: `if $n < 0 then error`
+// by jq's order of values (null and booleans below every number, NaN below every other number), and a countdown
+// `$n - 1` that fails for a string, array or object. False: $n < 0. Else `bad` is null and n the number, or `bad`
+// is $n, whose countdown fails (count_down_error) at the first step.
+bool read_count(const value& nv, double& n, const value*& bad);
+st count_down_error(interp& I, const value& n);
 
 }  // namespace jview::filter::detail

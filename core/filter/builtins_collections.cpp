@@ -396,8 +396,8 @@ void flatten_into(const value& v, double depth, std::vector<value>& out) {
   });
 }
 
+// depth: at least 0 (f_flatten1 reports the others, as jq's `$x < 0` does).
 st flatten_impl(interp& I, const value& in, double depth, value& out) {
-  if (!(depth >= 0)) return I.fail("flatten depth must not be negative");  // (NaN orders below every number)
   std::vector<value> xs;
   if (in.is_object()) {
     in.for_each_member([&](std::string_view, const value& v) {
@@ -416,12 +416,12 @@ st flatten_impl(interp& I, const value& in, double depth, value& out) {
 }
 st f_flatten0(interp& I, const value& in, const value*, value& out) { return flatten_impl(I, in, 1e18, out); }
 st f_flatten1(interp& I, const value& in, const value* args, value& out) {
-  const value& depth = args[0];
-  if (depth.is_number()) return flatten_impl(I, in, depth.number(), out);
-  // jq 1.8.2: `if $x < 0 then error(...) else _flatten($x)`. null and booleans order below 0; a string, array or
-  // object above it, and _flatten's `$x - 1` then fails at the first element that is an array.
-  if (depth.is_null() || depth.type() == kind::false_ || depth.type() == kind::true_)
-    return I.fail("flatten depth must not be negative");
+  // jq 1.8.2: `if $x < 0 then error(...) else _flatten($x)`; a depth that is a string, array or object fails
+  // _flatten's `$x - 1` at the first element that is an array.
+  double depth;
+  const value* bad;
+  if (!read_count(args[0], depth, bad)) return I.fail("flatten depth must not be negative");
+  if (bad == nullptr) return flatten_impl(I, in, depth, out);
   if (!in.is_array() && !in.is_object()) return iterate_error(I, in);
   std::vector<value> xs;
   bool nested = false;
@@ -433,10 +433,7 @@ st f_flatten1(interp& I, const value& in, const value* args, value& out) {
     in.for_each_element(take);
   else
     in.for_each_member([&](std::string_view, const value& v) { take(v); });
-  if (nested) {
-    value ignored;
-    return arith(I, '-', depth, value::number(1), ignored);
-  }
+  if (nested) return count_down_error(I, *bad);
   out = value::array(std::move(xs));
   return st::ok;
 }

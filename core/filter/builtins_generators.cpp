@@ -67,26 +67,6 @@ st g_range3(interp& I, const node* call, const value& in, const env* e, sink k) 
   return I.eval_arg(call, 0, in, e, make_sink(ff));
 }
 
-// The count $n of limit($n; f) and skip($n; f), read as jq 1.8.2's definitions read it: `if $n > 0 then (a foreach
-// counting down with . - 1) elif $n == 0 ... else error(negative count)`. null and booleans order below 0, and NaN
-// below every number, so they are negative counts (false); a string, array or object orders above 0, and the
-// foreach's `$n - 1` fails at f's first output: `bad` is then set (the error: count_down_error).
-bool read_count(const value& nv, double& n, const value*& bad) {
-  bad = nullptr;
-  if (nv.is_number()) {
-    n = nv.number();
-    return n >= 0;  // (false for NaN)
-  }
-  if (nv.is_null() || nv.type() == kind::false_ || nv.type() == kind::true_) return false;
-  bad = &nv;
-  n = 0;
-  return true;
-}
-st count_down_error(interp& I, const value& n) {
-  value ignored;
-  return arith(I, '-', n, value::number(1), ignored);
-}
-
 // limit($n; f) and first(f) stop f early with a private label. Output i (from 1) is followed by the stop when
 // i >= $n, as jq's countdown `$n - i <= 0`.
 template <class Eval>

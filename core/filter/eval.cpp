@@ -589,11 +589,10 @@ st interp::ev_interp(const node* n, const value& in, const env* e, sink k) {
 
 st interp::ev_format(const node* n, const value& in, const env* e, sink k) {
   (void)e;
-  if (in.is_string() && n->name == "text") return k(in);  // jq's tostring: the string itself (keeps its path)
-  std::string out;
-  const st s = apply_format(*this, n->name, in, out);
+  value out;
+  const st s = format_value(*this, n->name, in, out);
   if (s != st::ok) return s;
-  return k(value::string(std::move(out)));
+  return k(std::move(out));
 }
 
 // The dispatcher stays small: each construct runs in its own function, so a level of jq recursion costs only

@@ -322,6 +322,9 @@ st length_of(interp& I, const value& v, value& out);
 std::size_t utf8_length(std::string_view s);
 // Appends `v` formatted with @name (text, json, html, uri, csv, tsv, sh, base64, base64d, base32, base32d).
 st apply_format(interp& I, std::string_view name, const value& v, std::string& out);
+// `@name` and format("name") of one value: apply_format's text as a string value, except @text of a string, which
+// is the string itself (jq's tostring), so it keeps its path.
+st format_value(interp& I, std::string_view name, const value& v, value& out);
 // Parses JSON text into a value (fromjson, --argjson): false with a jq-style message when invalid.
 bool parse_json_text(std::string_view text, value& out, std::string& error);
 // The same with jq 1.8's reader: its leniency and its error texts (jq_json.cpp).

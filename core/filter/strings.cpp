@@ -374,15 +374,7 @@ st f_join(interp& I, const value& in, const value* args, value& out) {
 
 st f_format(interp& I, const value& in, const value* args, value& out) {
   if (!args[0].is_string()) return type_error(I, args[0], "is not a valid format");
-  if (in.is_string() && args[0].string_copy() == "text") {  // jq's tostring: the string itself
-    out = in;
-    return st::ok;
-  }
-  std::string s;
-  const st r = apply_format(I, args[0].string_copy(), in, s);
-  if (r != st::ok) return r;
-  out = value::string(std::move(s));
-  return st::ok;
+  return format_value(I, args[0].string_copy(), in, out);
 }
 
 st f_abs(interp& I, const value& in, const value*, value& out) {
@@ -484,6 +476,18 @@ void csv_or_tsv_number(std::string& out, const value& x) {
 }
 
 }  // namespace
+
+st format_value(interp& I, std::string_view name, const value& v, value& out) {
+  if (v.is_string() && name == "text") {
+    out = v;
+    return st::ok;
+  }
+  std::string text;
+  const st s = apply_format(I, name, v, text);
+  if (s != st::ok) return s;
+  out = value::string(std::move(text));
+  return st::ok;
+}
 
 st apply_format(interp& I, std::string_view name, const value& v, std::string& out) {
   if (name == "text") {

@@ -33,15 +33,16 @@ RATIOS = [("512/sj", "jview-reuse", "simdjson-dom-reuse"),
 GEOMEAN_FLOOR_US = 1.0  # files simdjson parses faster than this are left out of the geometric means
 
 
-def parse_run(lines):
-    """{file: {engine: median_us}} of one bench run's JSON lines (other lines ignored)."""
+def parse_run(lines, stat="median_us"):
+    """{file: {engine: µs}} of one bench run's JSON lines (other lines ignored); stat: the figure of each row,
+    median_us (the acceptance's) or best_us (parse_ab.py's)."""
     run = {}
     for line in lines:
         if not line.startswith('{"file"'):
             continue
         r = json.loads(line)
         if r.get("workload") == "parse":
-            run.setdefault(r["file"], {})[r["engine"]] = r["median_us"]
+            run.setdefault(r["file"], {})[r["engine"]] = r[stat]
     return run
 
 

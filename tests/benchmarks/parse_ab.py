@@ -85,8 +85,8 @@ def main():
     runs_by_build = [[] for _ in args.bench]
     with tempfile.TemporaryDirectory(prefix="parse_ab.") as tmp:
         for r in range(args.runs):
-            # The order rotates from run to run: in some sets the build run first in each round was 10-20% off on
-            # the small files, whichever build that was.
+            # The order rotates from run to run: in some sets without it, the build run first in each round came
+            # out 10-20% off on the small files.
             for i in [(r + k) % len(args.bench) for k in range(len(args.bench))]:
                 exe = args.bench[i]
                 fresh = os.path.join(tmp, "bench%d_%d" % (i, r))

@@ -80,8 +80,7 @@ def main():
             sys.exit("parse_ab: %s is not an executable" % b)
     if not os.path.isdir(args.data):
         sys.exit("parse_ab: no corpus at %s (../shared/corpus)" % args.data)
-    tail = ["--data", args.data, "--workloads", "parse", "--rounds", str(args.rounds),
-            "--engines", ",".join(pa.ENGINES)] + (["--only", args.only] if args.only else [])
+    tail = pa.bench_args(args.data, args.rounds, args.only)
     runs_by_build = [[] for _ in args.bench]
     with tempfile.TemporaryDirectory(prefix="parse_ab.") as tmp:
         for r in range(args.runs):

@@ -33,6 +33,12 @@ RATIOS = [("512/sj", "jview-reuse", "simdjson-dom-reuse"),
 GEOMEAN_FLOOR_US = 1.0  # files simdjson parses faster than this are left out of the geometric means
 
 
+def bench_args(data, rounds, only=None):
+    """The bench program's arguments for one run of the parse workload with ENGINES (after the executable)."""
+    return ["--data", data, "--workloads", "parse", "--rounds", str(rounds), "--engines", ",".join(ENGINES)] + (
+        ["--only", only] if only else [])
+
+
 def parse_run(lines, stat="median_us"):
     """{file: {engine: µs}} of one bench run's JSON lines (other lines ignored); stat: the figure of each row,
     median_us (the acceptance's) or best_us (parse_ab.py's)."""
@@ -174,8 +180,7 @@ def main():
         sys.exit("parse_acceptance: no %s: build with -DJVIEW_BENCH=ON (make bench does)" % bench)
     if not os.path.isdir(args.data):
         sys.exit("parse_acceptance: no corpus at %s (../shared/corpus)" % args.data)
-    cmd = [bench, "--data", args.data, "--workloads", "parse", "--rounds", str(args.rounds),
-           "--engines", ",".join(ENGINES)] + (["--only", args.only] if args.only else [])
+    cmd = [bench] + bench_args(args.data, args.rounds, args.only)
     runs = []
     for i in range(args.warmup + args.runs):
         out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=True).stdout
